@@ -1,0 +1,14 @@
+#pragma once
+// The one clock of the engine: nanoseconds on std::chrono::steady_clock, and precise sleeps.
+#include "trace/Span.h"
+
+namespace pinscope {
+
+TimeNs now_ns();
+// Sleeps until the deadline; returns at once if it has passed. Precise to tens of microseconds
+// once the thread has called use_precise_sleeps().
+void sleep_until_ns(TimeNs deadline);
+// Lowers this thread's timer slack (Linux defaults to 50 us) so that modelled waits end on time.
+void use_precise_sleeps();
+
+}  // namespace pinscope

@@ -1,0 +1,87 @@
+#pragma once
+// What the pipeline needs from a GPU: page-locked host memory, a copy stream, a compute stream,
+// and the times at which the GPU really did each operation. The emulated device and the CUDA
+// device are the two implementations; nothing outside engine/device/ knows which one it has.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "trace/Span.h"
+
+namespace pinscope {
+
+struct DeviceInfo {
+    std::string kind;     // "emulated" or "cuda"
+    std::string name;     // "NVIDIA H200", or the profile's description for the emulated device
+    std::string profile;  // the emulated device's profile name; empty for CUDA
+    std::string detail;   // PCI bus id, link, driver: one line for banners and summaries
+};
+
+// A CUDA call (or its emulated counterpart) failed: names the call, the device and the error.
+class DeviceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Host memory that is page-locked: cudaHostAlloc on CUDA, mmap + mlock on the emulated device.
+struct PinnedAllocation {
+    void* ptr = nullptr;
+    std::size_t bytes = 0;
+    bool locked = false;  // false when the OS refused to lock it (RLIMIT_MEMLOCK) and it is plain memory
+};
+
+using OpId = std::uint64_t;
+enum class OpKind : std::uint8_t { H2D, Compute };
+
+// A finished device operation, its times on the host's steady clock.
+struct CompletedOp {
+    OpId id = 0;
+    OpKind kind = OpKind::H2D;
+    std::uint64_t batch = 0;
+    std::uint64_t bytes = 0;
+    TimeNs start = 0;
+    TimeNs end = 0;
+};
+
+struct HostSource {
+    const void* ptr = nullptr;
+    std::size_t bytes = 0;
+    bool pinned = false;  // page-locked (pool block, cudaHostAlloc or registered)
+};
+
+class Device {
+public:
+    virtual ~Device() = default;
+
+    virtual DeviceInfo info() const = 0;
+
+    // Sizes device buffers for batches of up to `max_batch_bytes`; called before each run segment.
+    virtual void prepare(std::size_t max_batch_bytes) = 0;
+
+    // Thread-safe: workers and the pin thread allocate while the consumer copies.
+    virtual PinnedAllocation allocate_pinned(std::size_t bytes) = 0;
+    virtual void free_pinned(const PinnedAllocation& allocation) = 0;
+    // Page-locks existing memory in place (cudaHostRegister); false when the OS refused.
+    virtual bool register_host(void* ptr, std::size_t bytes) = 0;
+    virtual void unregister_host(void* ptr, std::size_t bytes) = 0;
+
+    // Stream operations: called from one thread (the consumer) only.
+    //
+    // Queues a host-to-device copy of the batch on the copy stream. From pinned memory it returns
+    // at once; from pageable memory the caller is held while the driver stages the bytes.
+    virtual OpId copy_to_device(const HostSource& source, std::uint64_t batch) = 0;
+    // Queues the kernel on the compute stream after the copy `after`: it reads every byte of the
+    // batch, then runs for `gpu_us` on the GPU's clock. The device may reuse the buffer of a batch
+    // once its compute has completed; the consumer keeps at most kMaxBatchesOnDevice queued.
+    virtual OpId launch_compute(OpId after, std::uint64_t batch, double gpu_us) = 0;
+    virtual bool is_complete(OpId op) = 0;
+    virtual void wait(OpId op) = 0;
+    // Appends the operations that completed since the last call, in completion order per stream.
+    virtual void collect_completed(std::vector<CompletedOp>& out) = 0;
+    // Waits for everything queued.
+    virtual void synchronize() = 0;
+};
+
+}  // namespace pinscope

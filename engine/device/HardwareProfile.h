@@ -1,0 +1,62 @@
+#pragma once
+// What the emulated device models, measured on a real machine: copy bandwidth by size and kind,
+// how pageable copies hold the host and whether they overlap kernels, and the host's cores,
+// memcpy rate and page-locking costs. Profiles are JSON (resources/profiles); `pinscope-cli
+// calibrate` measures one on a real GPU.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace pinscope {
+
+// A quantity that depends on a size in bytes: measured points, interpolated on a log size axis
+// and held flat beyond the ends (or proportional to size, for costs).
+struct SizeCurve {
+    std::vector<double> sizes_bytes;
+    std::vector<double> values;
+    double at(double bytes) const;               // interpolated in log2(size), clamped at the ends
+    double scaled_at(double bytes) const;        // linear in size through the origin below the first point
+    bool empty() const { return sizes_bytes.empty(); }
+};
+
+struct HardwareProfile {
+    std::string name;         // "h200-pcie5"
+    std::string description;  // "NVIDIA H200, PCIe Gen5 x16"
+    std::string source;       // where and when the figures were measured
+    std::string link_name;    // "PCIe Gen5 x16"
+    double link_gb_per_s = 0; // the link's theoretical limit per direction
+
+    SizeCurve h2d_pinned_gb_per_s;
+    SizeCurve h2d_pageable_gb_per_s;
+    SizeCurve d2h_pinned_gb_per_s;
+    SizeCurve d2h_pageable_gb_per_s;
+    double pageable_hold_fraction = 1.0;    // share of a pageable copy during which the caller is held
+    bool pageable_overlaps_compute = false; // can a pageable copy run while a kernel runs?
+    double copy_call_us = 5;                // host cost of issuing a copy or a launch
+
+    double device_read_gb_per_s = 3000;     // the kernel's pass over the batch in device memory
+
+    int host_cores = 16;
+    double memcpy_gb_per_s = 16;            // one thread, pageable to pageable
+    double memcpy_to_pinned_gb_per_s = 15;  // one thread, into page-locked memory
+    SizeCurve host_alloc_us;                // cudaHostAlloc
+    SizeCurve free_host_us;                 // cudaFreeHost
+    SizeCurve host_register_us;             // cudaHostRegister
+    SizeCurve host_unregister_us;           // cudaHostUnregister
+
+    // Bytes per second for a host-to-device copy of `bytes`.
+    double h2d_bytes_per_s(double bytes, bool pinned) const;
+};
+
+// Throws ConfigError naming the field ("profile.h2d_pinned_gb_per_s.values[2]") when invalid.
+HardwareProfile profile_from_json(const nlohmann::json& json);
+nlohmann::json to_json(const HardwareProfile& profile);
+
+// The profiles built into the program (resources/profiles), by name.
+std::vector<std::string> builtin_profile_names();
+// A built-in profile by name, or a JSON file by path; throws ConfigError (field "device").
+HardwareProfile load_profile(const std::string& name_or_path);
+inline constexpr const char* kDefaultProfile = "h200-pcie5";
+
+}  // namespace pinscope

@@ -1,0 +1,140 @@
+#pragma once
+// All page-locked memory of a run goes through here, so that the footprint is counted in one place
+// and never exceeds the budget. Three ways to get it, matching the pin modes:
+//  - allocate(): PyTorch's caching host allocator. Sizes round up to a power of two, one free list
+//    per size, no splitting; a released block goes back to its free list only once the device has
+//    completed the copy that read it.
+//  - allocate_uncached(): a fresh page-locked allocation (cudaHostAlloc), freed once its copy ends.
+//  - register_range(): existing memory locked in place (cudaHostRegister), unregistered once its
+//    copy ends.
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "device/Device.h"
+#include "trace/MessageSink.h"
+
+namespace pinscope {
+
+class LaneRecorder;
+
+struct PinnedBlock {
+    enum class Kind : std::uint8_t { Cached, Uncached, Registered };
+    void* ptr = nullptr;
+    std::size_t capacity = 0;   // bytes locked for this block (rounded)
+    std::size_t requested = 0;  // bytes asked for
+    Kind kind = Kind::Cached;
+    bool locked = true;
+};
+
+// Current, peak and totals of a quantity, as PyTorch's allocator stats report them.
+struct PoolStat {
+    std::int64_t current = 0;
+    std::int64_t peak = 0;
+    std::int64_t allocated = 0;  // total increase over the run
+    std::int64_t freed = 0;      // total decrease over the run
+    void increase(std::int64_t amount);
+    void decrease(std::int64_t amount);
+};
+
+struct DurationStat {
+    double total_us = 0;
+    double max_us = 0;
+    std::uint64_t count = 0;
+    void add(double us);
+};
+
+// Names follow torch.cuda.host_memory_stats() where it has one.
+struct PoolStats {
+    PoolStat allocation;       // blocks handed to batches
+    PoolStat segment;          // page-locked allocations held from the OS
+    PoolStat allocated_bytes;  // bytes handed to batches (rounded block sizes): "in use"
+    PoolStat reserved_bytes;   // bytes held page-locked, cached blocks included
+    std::uint64_t num_host_alloc = 0;
+    std::uint64_t num_host_free = 0;
+    DurationStat host_alloc_time;
+    DurationStat host_free_time;
+    std::uint64_t cache_hits = 0;
+    std::uint64_t budget_waits = 0;  // times a request waited for the budget
+    std::uint64_t budget_bytes = 0;
+    bool locked = true;              // false once the OS refused to lock memory
+};
+
+std::size_t round_up_pow2(std::size_t bytes);
+
+class PinnedPool {
+public:
+    PinnedPool(Device& device, std::uint64_t budget_bytes, MessageSink messages = {});
+    ~PinnedPool();  // frees every block; it is an error to hold blocks past this
+    PinnedPool(const PinnedPool&) = delete;
+    PinnedPool& operator=(const PinnedPool&) = delete;
+
+    // Each waits while the budget is reached and returns nullopt if `stop` becomes true meanwhile.
+    // Costs of page-locking are recorded as Alloc spans on `recorder` when one is given.
+    std::optional<PinnedBlock> allocate(std::size_t bytes, const std::atomic<bool>& stop,
+                                        LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
+    std::optional<PinnedBlock> allocate_uncached(std::size_t bytes, const std::atomic<bool>& stop,
+                                                 LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
+    std::optional<PinnedBlock> register_range(void* ptr, std::size_t bytes, const std::atomic<bool>& stop,
+                                              LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
+
+    // Gives the block back once `after` has completed on the device (0: at once).
+    void release(const PinnedBlock& block, OpId after);
+    // Retires released blocks whose operation completed. Uncached and registered blocks are freed
+    // here, their cost recorded as Free spans on `recorder`.
+    void process_events(LaneRecorder* recorder = nullptr);
+    // Frees every cached free block (torch.cuda.empty_cache for host memory).
+    void empty_cache();
+    // Waits for every pending block's operation and frees everything. Blocks still handed out are
+    // an error the pool reports and frees anyway.
+    void release_all();
+
+    PoolStats stats() const;
+    std::uint64_t in_use_bytes() const { return in_use_bytes_.load(std::memory_order_relaxed); }
+    std::uint64_t reserved_bytes() const { return reserved_.load(std::memory_order_relaxed); }
+    std::uint64_t budget_bytes() const { return budget_; }
+
+private:
+    struct Pending {
+        PinnedBlock block;
+        OpId after;
+    };
+    bool reserve_locked(std::size_t bytes, std::unique_lock<std::mutex>& lock, const std::atomic<bool>& stop);
+    PinnedAllocation host_alloc(std::size_t bytes, LaneRecorder* recorder, std::uint64_t batch);
+    void host_free(const PinnedBlock& block, LaneRecorder* recorder, std::uint64_t batch);
+    void note_unlocked(bool locked);
+    void retire(const PinnedBlock& block, std::vector<PinnedBlock>& to_free);
+    bool trim_cache_locked(std::size_t bytes_needed, std::vector<PinnedBlock>& to_free);
+
+    Device& device_;
+    const std::uint64_t budget_;
+    MessageSink messages_;
+    mutable std::mutex mutex_;
+    std::condition_variable released_;
+    std::map<std::size_t, std::vector<PinnedBlock>> free_lists_;  // by capacity
+    std::vector<Pending> pending_;
+    std::uint64_t committed_ = 0;  // bytes reserved against the budget, including allocations in progress
+    std::atomic<std::uint64_t> reserved_{0};
+    std::atomic<std::uint64_t> in_use_bytes_{0};
+    std::atomic<bool> warned_unlocked_{false};
+    PoolStats stats_;
+};
+
+// Upper bound on the pinned bytes a configuration can hold at once: every outstanding batch, the
+// batches queued on the device and the one the consumer is copying, each in a block of its size.
+struct LoaderConfig;
+struct PinnedBound {
+    std::uint64_t blocks = 0;
+    std::uint64_t block_bytes = 0;
+    std::uint64_t bytes() const { return blocks * block_bytes; }
+};
+PinnedBound worst_case_pinned(const LoaderConfig& config);
+std::uint64_t default_pinned_budget();   // a quarter of physical memory
+std::uint64_t physical_memory_bytes();
+
+}  // namespace pinscope

@@ -1,0 +1,70 @@
+#pragma once
+// Owns the engine thread: start a run, reconfigure it while it runs, stop it. Everything the
+// pipeline does goes into the Trace, which any number of readers poll without blocking it.
+#include <atomic>
+#include <functional>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "config/LoaderConfig.h"
+#include "runner/RunRecord.h"
+#include "trace/MessageSink.h"
+#include "trace/Trace.h"
+
+namespace pinscope {
+
+class Device;
+class RunSession;
+
+struct RunnerOptions {
+    MessageSink messages;                  // warnings and errors, from any engine thread
+    bool keep_record = false;              // keep every span and counter for record() (CLI, exports)
+    std::size_t span_capacity = Trace::kDefaultSpanCapacity;
+    double window_s = 1.0;                 // sliding window of window_metrics()
+    // Makes the device; the default picks it from config.device. Tests inject failing devices here.
+    std::function<std::unique_ptr<Device>(const LoaderConfig&)> make_device;
+};
+
+class Runner {
+public:
+    explicit Runner(RunnerOptions options = {});
+    ~Runner();  // stops
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    // Validates the configuration (throws ConfigError) and opens the device (throws DeviceError),
+    // then starts the engine thread. The run ends by itself when its length is reached.
+    void start(const LoaderConfig& config);
+    // Validates (throws ConfigError) and hands the new configuration to the engine thread, which
+    // drains the pipeline (every batch already sent is delivered), leaves a marker in the trace and
+    // goes on with the new configuration. Batch numbering continues.
+    void reconfigure(const LoaderConfig& config);
+    // Drains and joins the engine thread; every pinned block is freed when it returns.
+    void stop();
+    // Waits until the run has ended by its length, by stop() or by an error.
+    void wait();
+
+    bool running() const { return running_.load(); }
+    const Trace& trace() const { return *trace_; }
+    LoaderConfig config() const;
+    DeviceInfo device_info() const;
+    // Whole-run summary so far (final once the run has ended).
+    RunSummary summary() const;
+    Metrics window_metrics() const;
+    // Everything recorded, when RunnerOptions::keep_record is set.
+    RunRecord record() const;
+
+private:
+    void engine_main();
+
+    RunnerOptions options_;
+    std::unique_ptr<Trace> trace_;
+    std::unique_ptr<RunSession> session_;
+    std::thread engine_;
+    std::atomic<bool> running_{false};
+};
+
+}  // namespace pinscope

@@ -1,0 +1,67 @@
+#pragma once
+// The run's record: spans and counter samples in bounded rings, and the rare markers (reconfigure,
+// warnings) in a small log. Writers (the pipeline's threads) never wait on readers; each reader
+// (UI, exporter, metrics) owns a TraceReader and takes what is new on its own schedule.
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "trace/Counter.h"
+#include "trace/Span.h"
+#include "trace/TraceRing.h"
+
+namespace pinscope {
+
+struct Marker {
+    TimeNs time = 0;
+    std::string text;  // "reconfigured: pin_memory off -> on"
+};
+
+class Trace {
+public:
+    static constexpr std::size_t kDefaultSpanCapacity = 1u << 18;
+    static constexpr std::size_t kDefaultCounterCapacity = 1u << 16;
+
+    explicit Trace(std::size_t span_capacity = kDefaultSpanCapacity,
+                   std::size_t counter_capacity = kDefaultCounterCapacity);
+
+    void add(const Span& span) { spans_.push(span); }
+    void add(Counter counter, TimeNs time, double value) { counters_.push({time, value, counter}); }
+    void add_marker(TimeNs time, std::string text);
+
+    const TraceRing<Span>& spans() const { return spans_; }
+    const TraceRing<CounterSample>& counters() const { return counters_; }
+    // Markers from index `from` on (markers are never dropped; there are few).
+    std::vector<Marker> markers_since(std::size_t from) const;
+
+private:
+    TraceRing<Span> spans_;
+    TraceRing<CounterSample> counters_;
+    mutable std::mutex marker_mutex_;
+    std::vector<Marker> markers_;
+};
+
+struct TraceDelta {
+    std::vector<Span> spans;
+    std::vector<CounterSample> counters;
+    std::vector<Marker> markers;
+    void clear() { spans.clear(); counters.clear(); markers.clear(); }
+};
+
+class TraceReader {
+public:
+    explicit TraceReader(const Trace& trace) : trace_(&trace) {}
+    // Appends what is new since the last call. Never blocks a writer.
+    void poll(TraceDelta& delta);
+    std::uint64_t dropped_spans() const { return span_cursor_.dropped; }
+    std::uint64_t dropped_counters() const { return counter_cursor_.dropped; }
+
+private:
+    const Trace* trace_;
+    RingCursor span_cursor_;
+    RingCursor counter_cursor_;
+    std::size_t next_marker_ = 0;
+};
+
+}  // namespace pinscope
