@@ -76,6 +76,7 @@ public:
     // batch, then runs for `gpu_us` on the GPU's clock. The device may reuse the buffer of a batch
     // once its compute has completed; the consumer keeps at most kMaxBatchesOnDevice queued.
     virtual OpId launch_compute(OpId after, std::uint64_t batch, double gpu_us) = 0;
+    // Thread-safe (the pinned pool asks from the pin thread). Op 0 is always complete.
     virtual bool is_complete(OpId op) = 0;
     virtual void wait(OpId op) = 0;
     // Appends the operations that completed since the last call, in completion order per stream.

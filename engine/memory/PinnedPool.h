@@ -5,8 +5,8 @@
 //    per size, no splitting; a released block goes back to its free list only once the device has
 //    completed the copy that read it.
 //  - allocate_uncached(): a fresh page-locked allocation (cudaHostAlloc), freed once its copy ends.
-//  - register_range(): existing memory locked in place (cudaHostRegister), unregistered once its
-//    copy ends.
+//  - register_buffer(): a batch's own pageable buffer locked in place (malloc + cudaHostRegister),
+//    unregistered and freed once its copy ends.
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "device/Device.h"
+#include "memory/PageLockedMemory.h"
 #include "trace/MessageSink.h"
 
 namespace pinscope {
@@ -80,8 +81,9 @@ public:
                                         LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
     std::optional<PinnedBlock> allocate_uncached(std::size_t bytes, const std::atomic<bool>& stop,
                                                  LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
-    std::optional<PinnedBlock> register_range(void* ptr, std::size_t bytes, const std::atomic<bool>& stop,
-                                              LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
+    // Takes ownership of the buffer; it is freed when the block retires (or at once on nullopt).
+    std::optional<PinnedBlock> register_buffer(PageableBuffer buffer, std::size_t bytes, const std::atomic<bool>& stop,
+                                               LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
 
     // Gives the block back once `after` has completed on the device (0: at once).
     void release(const PinnedBlock& block, OpId after);
@@ -104,12 +106,12 @@ private:
         PinnedBlock block;
         OpId after;
     };
-    bool reserve_locked(std::size_t bytes, std::unique_lock<std::mutex>& lock, const std::atomic<bool>& stop);
-    PinnedAllocation host_alloc(std::size_t bytes, LaneRecorder* recorder, std::uint64_t batch);
-    void host_free(const PinnedBlock& block, LaneRecorder* recorder, std::uint64_t batch);
-    void note_unlocked(bool locked);
-    void retire(const PinnedBlock& block, std::vector<PinnedBlock>& to_free);
-    bool trim_cache_locked(std::size_t bytes_needed, std::vector<PinnedBlock>& to_free);
+    // Reserves `bytes` of the budget, freeing cached blocks or waiting for releases as needed.
+    bool reserve(std::size_t bytes, const std::atomic<bool>& stop, LaneRecorder* recorder);
+    PinnedBlock hand_out_locked(PinnedBlock block);
+    void host_free(const PinnedBlock& block, LaneRecorder* recorder);
+    void note_locked_state(bool locked, std::size_t bytes);
+    void free_blocks(const std::vector<PinnedBlock>& blocks, LaneRecorder* recorder);
 
     Device& device_;
     const std::uint64_t budget_;
@@ -118,6 +120,8 @@ private:
     std::condition_variable released_;
     std::map<std::size_t, std::vector<PinnedBlock>> free_lists_;  // by capacity
     std::vector<Pending> pending_;
+    std::map<void*, PinnedBlock> handed_out_;
+    std::map<void*, PageableBuffer> registered_buffers_;
     std::uint64_t committed_ = 0;  // bytes reserved against the budget, including allocations in progress
     std::atomic<std::uint64_t> reserved_{0};
     std::atomic<std::uint64_t> in_use_bytes_{0};

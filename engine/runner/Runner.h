@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "config/LoaderConfig.h"
 #include "runner/RunRecord.h"
@@ -48,7 +47,8 @@ public:
     void wait();
 
     bool running() const { return running_.load(); }
-    const Trace& trace() const { return *trace_; }
+    // The trace of the current (or last) run; a new run gets a new trace.
+    std::shared_ptr<const Trace> trace() const;
     LoaderConfig config() const;
     DeviceInfo device_info() const;
     // Whole-run summary so far (final once the run has ended).
@@ -58,12 +58,8 @@ public:
     RunRecord record() const;
 
 private:
-    void engine_main();
-
     RunnerOptions options_;
-    std::unique_ptr<Trace> trace_;
-    std::unique_ptr<RunSession> session_;
-    std::thread engine_;
+    std::shared_ptr<RunSession> session_;
     std::atomic<bool> running_{false};
 };
 

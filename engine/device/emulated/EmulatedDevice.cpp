@@ -1,0 +1,145 @@
+#include "device/emulated/EmulatedDevice.h"
+
+#include <algorithm>
+
+#include "clock/SteadyClock.h"
+#include "memory/PageLockedMemory.h"
+
+namespace pinscope {
+namespace {
+
+TimeNs us_to_ns(double us) { return static_cast<TimeNs>(us * 1e3); }
+
+}  // namespace
+
+EmulatedDevice::EmulatedDevice(HardwareProfile profile, HostMode host) : profile_(std::move(profile)), host_(host) {}
+
+DeviceInfo EmulatedDevice::info() const {
+    return DeviceInfo{"emulated", "emulated " + profile_.description, profile_.name,
+                      profile_.link_name + ", profile " + profile_.name +
+                          (host_ == HostMode::Modeled ? ", host modeled" : ", host real")};
+}
+
+void EmulatedDevice::prepare(std::size_t) {}
+
+void EmulatedDevice::hold_for_modeled_cost(TimeNs start, double cost_us) const {
+    if (host_ == HostMode::Modeled) sleep_until_ns(start + us_to_ns(cost_us));
+}
+
+PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
+    const TimeNs start = now_ns();
+    PinnedAllocation allocation = map_locked(bytes);
+    hold_for_modeled_cost(start, profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)));
+    return allocation;
+}
+
+void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
+    const TimeNs start = now_ns();
+    unmap_locked(allocation);
+    hold_for_modeled_cost(start, profile_.free_host_us.scaled_at(static_cast<double>(allocation.bytes)));
+}
+
+bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
+    const TimeNs start = now_ns();
+    const bool locked = lock_range(ptr, bytes);
+    hold_for_modeled_cost(start, profile_.host_register_us.scaled_at(static_cast<double>(bytes)));
+    return locked;
+}
+
+void EmulatedDevice::unregister_host(void* ptr, std::size_t bytes) {
+    const TimeNs start = now_ns();
+    unlock_range(ptr, bytes);
+    hold_for_modeled_cost(start, profile_.host_unregister_us.scaled_at(static_cast<double>(bytes)));
+}
+
+OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
+    const TimeNs issued = now_ns();
+    const double bytes = static_cast<double>(source.bytes);
+    const auto duration = static_cast<TimeNs>(bytes / profile_.h2d_bytes_per_s(bytes, source.pinned) * 1e9);
+    TimeNs hold_until = issued + us_to_ns(profile_.copy_call_us);
+    OpId id = 0;
+    {
+        std::lock_guard lock(mutex_);
+        TimeNs start = std::max({issued, copy_engine_free_at_});
+        if (!source.pinned && !profile_.pageable_overlaps_compute) start = std::max(start, sms_free_at_);
+        const TimeNs end = start + duration;
+        copy_engine_free_at_ = end;
+        id = next_op_++;
+        copy_stream_.push_back({id, OpKind::H2D, batch, source.bytes, start, end});
+        ops_[id] = {end, source.bytes};
+        // The driver stages pageable memory through its own pinned buffers while the caller waits.
+        if (!source.pinned)
+            hold_until = std::max(hold_until, start + static_cast<TimeNs>(profile_.pageable_hold_fraction *
+                                                                          static_cast<double>(duration)));
+    }
+    sleep_until_ns(hold_until);
+    return id;
+}
+
+OpId EmulatedDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_us) {
+    const TimeNs issued = now_ns();
+    OpId id = 0;
+    {
+        std::lock_guard lock(mutex_);
+        auto copy = ops_.find(after);
+        const std::uint64_t bytes = copy == ops_.end() ? 0 : copy->second.bytes;
+        const TimeNs read = static_cast<TimeNs>(static_cast<double>(bytes) / (profile_.device_read_gb_per_s * 1e9) * 1e9);
+        const TimeNs start = std::max({issued, end_of(after), sms_free_at_});
+        const TimeNs end = start + read + us_to_ns(gpu_us);
+        sms_free_at_ = end;
+        id = next_op_++;
+        compute_stream_.push_back({id, OpKind::Compute, batch, bytes, start, end});
+        ops_[id] = {end, bytes};
+    }
+    sleep_until_ns(issued + us_to_ns(profile_.copy_call_us));
+    return id;
+}
+
+TimeNs EmulatedDevice::end_of(OpId op) const {
+    if (op == 0) return 0;
+    auto it = ops_.find(op);
+    return it == ops_.end() ? 0 : it->second.end;  // forgotten ops have ended
+}
+
+bool EmulatedDevice::is_complete(OpId op) {
+    std::lock_guard lock(mutex_);
+    return end_of(op) <= now_ns();
+}
+
+void EmulatedDevice::wait(OpId op) {
+    TimeNs end = 0;
+    {
+        std::lock_guard lock(mutex_);
+        end = end_of(op);
+    }
+    sleep_until_ns(end);
+}
+
+void EmulatedDevice::collect_completed(std::vector<CompletedOp>& out) {
+    const TimeNs now = now_ns();
+    std::lock_guard lock(mutex_);
+    for (auto* stream : {&copy_stream_, &compute_stream_}) {
+        while (!stream->empty() && stream->front().end <= now) {
+            out.push_back(stream->front());
+            stream->pop_front();
+        }
+    }
+    // Forget ops that have ended, oldest first; end_of() reports unknown ops as ended.
+    while (oldest_uncollected_ < next_op_) {
+        auto it = ops_.find(oldest_uncollected_);
+        if (it != ops_.end() && it->second.end > now) break;
+        if (it != ops_.end()) ops_.erase(it);
+        ++oldest_uncollected_;
+    }
+}
+
+void EmulatedDevice::synchronize() {
+    TimeNs end = 0;
+    {
+        std::lock_guard lock(mutex_);
+        end = std::max(copy_engine_free_at_, sms_free_at_);
+    }
+    sleep_until_ns(end);
+}
+
+}  // namespace pinscope

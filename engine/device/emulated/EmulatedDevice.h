@@ -1,0 +1,61 @@
+#pragma once
+// The GPU modelled from a hardware profile, for machines without an NVIDIA GPU.
+//
+// The copy engine and the SMs are modelled as two in-order streams whose operations are scheduled
+// when they are issued: a copy starts when the copy engine is free (and, for a pageable copy on a
+// device that cannot overlap them, when every kernel issued before it has finished), and lasts
+// size / bandwidth(size, pinned); a kernel starts after its copy and the previous kernel, and lasts
+// its read of the batch plus the configured time. An operation is complete once the host clock
+// passes its modelled end. A pageable copy holds the caller while the driver would stage it.
+// Page-locked memory is real (mmap + mlock); with the host modelled its cost is the profile's.
+#include <deque>
+#include <mutex>
+#include <unordered_map>
+
+#include "config/LoaderConfig.h"
+#include "device/Device.h"
+#include "device/HardwareProfile.h"
+
+namespace pinscope {
+
+class EmulatedDevice final : public Device {
+public:
+    EmulatedDevice(HardwareProfile profile, HostMode host);
+
+    DeviceInfo info() const override;
+    void prepare(std::size_t max_batch_bytes) override;
+    PinnedAllocation allocate_pinned(std::size_t bytes) override;
+    void free_pinned(const PinnedAllocation& allocation) override;
+    bool register_host(void* ptr, std::size_t bytes) override;
+    void unregister_host(void* ptr, std::size_t bytes) override;
+    OpId copy_to_device(const HostSource& source, std::uint64_t batch) override;
+    OpId launch_compute(OpId after, std::uint64_t batch, double gpu_us) override;
+    bool is_complete(OpId op) override;
+    void wait(OpId op) override;
+    void collect_completed(std::vector<CompletedOp>& out) override;
+    void synchronize() override;
+
+    const HardwareProfile& profile() const { return profile_; }
+
+private:
+    // With the host modelled, a host call lasts at least the profile's cost for it.
+    void hold_for_modeled_cost(TimeNs start, double cost_us) const;
+    TimeNs end_of(OpId op) const;  // caller holds mutex_
+
+    HardwareProfile profile_;
+    HostMode host_;
+    mutable std::mutex mutex_;
+    OpId next_op_ = 1;
+    TimeNs copy_engine_free_at_ = 0;
+    TimeNs sms_free_at_ = 0;
+    std::deque<CompletedOp> copy_stream_;     // issued, not yet collected, in stream order
+    std::deque<CompletedOp> compute_stream_;
+    struct OpTimes {
+        TimeNs end = 0;
+        std::uint64_t bytes = 0;
+    };
+    std::unordered_map<OpId, OpTimes> ops_;  // ops that may not have ended yet
+    OpId oldest_uncollected_ = 1;
+};
+
+}  // namespace pinscope

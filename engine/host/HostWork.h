@@ -1,0 +1,33 @@
+#pragma once
+// The CPU side of a batch: producing samples (the dataset's __getitem__ with its per-sample work)
+// and copying bytes (collate, pin). Either done for real on this machine, or modelled from a
+// hardware profile so that a 2-core laptop shows what the profiled 16-core server does.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "config/LoaderConfig.h"
+
+namespace pinscope {
+
+struct HardwareProfile;
+
+class HostWork {
+public:
+    virtual ~HostWork() = default;
+    // Writes `count` samples of `sample_bytes` each into `dst`, with `cpu_us` of work per sample.
+    virtual void load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
+                              std::uint64_t first_sample) = 0;
+    // Copies `bytes` from `src` to `dst` (collate into a batch, or pin into page-locked memory).
+    virtual void copy(void* dst, const void* src, std::size_t bytes, bool into_pinned) = 0;
+    // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).
+    virtual bool touches_memory() const = 0;
+};
+
+// Modeled needs a profile; Real ignores it.
+std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile);
+
+// The byte pattern of a sample, before its CPU work: what a GPU-side checksum can check against.
+void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index);
+
+}  // namespace pinscope

@@ -1,0 +1,74 @@
+// Host work modelled from a hardware profile: each piece of work takes one of the profile's cores
+// for the time the profile says, and the thread waits it out. Buffers are never touched.
+#include <condition_variable>
+#include <mutex>
+
+#include "clock/SteadyClock.h"
+#include "device/HardwareProfile.h"
+#include "host/HostWork.h"
+
+namespace pinscope {
+
+std::unique_ptr<HostWork> make_real_host_work();
+
+namespace {
+
+// The profiled machine's cores: more busy threads than cores queue for one, as they would there.
+class ModeledCores {
+public:
+    explicit ModeledCores(int cores) : free_(cores) {}
+    void run_for(TimeNs duration) {
+        {
+            std::unique_lock lock(mutex_);
+            freed_.wait(lock, [&] { return free_ > 0; });
+            --free_;
+        }
+        sleep_until_ns(now_ns() + duration);
+        {
+            std::lock_guard lock(mutex_);
+            ++free_;
+        }
+        freed_.notify_one();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable freed_;
+    int free_;
+};
+
+TimeNs seconds_to_ns(double s) { return static_cast<TimeNs>(s * 1e9); }
+
+class ModeledHostWork final : public HostWork {
+public:
+    explicit ModeledHostWork(const HardwareProfile& profile)
+        : cores_(profile.host_cores),
+          memcpy_bytes_per_s_(profile.memcpy_gb_per_s * 1e9),
+          pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9) {}
+
+    // A sample is written once (at memcpy speed) and then worked on for cpu_us.
+    void load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
+                      std::uint64_t) override {
+        const double per_sample_s = static_cast<double>(sample_bytes) / memcpy_bytes_per_s_ + cpu_us * 1e-6;
+        cores_.run_for(seconds_to_ns(per_sample_s * count));
+    }
+    void copy(void*, const void*, std::size_t bytes, bool into_pinned) override {
+        const double rate = into_pinned ? pinned_bytes_per_s_ : memcpy_bytes_per_s_;
+        cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate));
+    }
+    bool touches_memory() const override { return false; }
+
+private:
+    ModeledCores cores_;
+    double memcpy_bytes_per_s_;
+    double pinned_bytes_per_s_;
+};
+
+}  // namespace
+
+std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile) {
+    if (mode == HostMode::Real) return make_real_host_work();
+    return std::make_unique<ModeledHostWork>(profile);
+}
+
+}  // namespace pinscope

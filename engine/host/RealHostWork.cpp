@@ -1,0 +1,57 @@
+// Host work for real: this machine's threads, memory and memcpy.
+#include <algorithm>
+#include <cstring>
+
+#include "clock/SteadyClock.h"
+#include "host/HostWork.h"
+
+namespace pinscope {
+namespace {
+
+constexpr std::size_t kWorkChunk = 16 * 1024;  // bytes transformed between clock reads
+
+// The per-sample CPU work: passes over the sample's bytes, transforming them in place, until the
+// time is spent. At least one pass, so that the work really reads and writes the sample.
+void work_on(std::byte* sample, std::size_t bytes, double cpu_us) {
+    const TimeNs deadline = now_ns() + static_cast<TimeNs>(cpu_us * 1e3);
+    auto* words = reinterpret_cast<std::uint32_t*>(sample);
+    const std::size_t count = bytes / sizeof(std::uint32_t);
+    std::size_t i = 0;
+    do {
+        const std::size_t stop = std::min(count, i + kWorkChunk / sizeof(std::uint32_t));
+        for (; i < stop; ++i) words[i] = words[i] * 1664525u + 1013904223u;
+        if (i == count) i = 0;
+    } while (now_ns() < deadline && count > 0);
+}
+
+class RealHostWork final : public HostWork {
+public:
+    void load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
+                      std::uint64_t first_sample) override {
+        for (std::uint32_t s = 0; s < count; ++s) {
+            std::byte* sample = dst + s * sample_bytes;
+            fill_sample(sample, sample_bytes, first_sample + s);
+            if (cpu_us > 0) work_on(sample, sample_bytes, cpu_us);
+        }
+    }
+    void copy(void* dst, const void* src, std::size_t bytes, bool) override { std::memcpy(dst, src, bytes); }
+    bool touches_memory() const override { return true; }
+};
+
+}  // namespace
+
+void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index) {
+    std::uint64_t state = sample_index * 0x9E3779B97F4A7C15ull + 1;
+    std::size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        std::memcpy(dst + i, &state, 8);
+    }
+    for (; i < bytes; ++i) dst[i] = static_cast<std::byte>(state >> (8 * (i % 8)));
+}
+
+std::unique_ptr<HostWork> make_real_host_work() { return std::make_unique<RealHostWork>(); }
+
+}  // namespace pinscope

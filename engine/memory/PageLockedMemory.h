@@ -1,0 +1,29 @@
+#pragma once
+// Page-locking on the host without CUDA: mmap + mlock for new memory, mlock for existing memory.
+// The emulated device uses these so that its pinned footprint is real. When the OS refuses
+// (RLIMIT_MEMLOCK without CAP_IPC_LOCK), the memory is kept unlocked and reported as such.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "device/Device.h"
+
+namespace pinscope {
+
+// Throws DeviceError when the memory cannot be mapped at all.
+PinnedAllocation map_locked(std::size_t bytes);
+void unmap_locked(const PinnedAllocation& allocation);
+bool lock_range(void* ptr, std::size_t bytes);
+void unlock_range(void* ptr, std::size_t bytes);
+
+// RLIMIT_MEMLOCK's soft limit in bytes; UINT64_MAX when unlimited.
+std::uint64_t memlock_limit_bytes();
+
+// Pageable batch memory, page-aligned so that it can be registered in place.
+struct FreeDeleter {
+    void operator()(std::byte* p) const;
+};
+using PageableBuffer = std::unique_ptr<std::byte[], FreeDeleter>;
+PageableBuffer allocate_pageable(std::size_t bytes);  // throws std::bad_alloc
+
+}  // namespace pinscope

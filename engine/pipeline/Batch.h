@@ -1,0 +1,24 @@
+#pragma once
+// One batch on its way from a worker to the GPU.
+#include <cstdint>
+#include <optional>
+
+#include "device/Device.h"
+#include "memory/PageLockedMemory.h"
+#include "memory/PinnedPool.h"
+
+namespace pinscope {
+
+struct Batch {
+    std::uint64_t index = 0;
+    std::size_t bytes = 0;
+    PageableBuffer pageable;            // the collated batch, until it is pinned (or registered)
+    std::optional<PinnedBlock> pinned;  // where the copy reads from once pinned
+
+    HostSource source() const {
+        if (pinned) return {pinned->ptr, bytes, true};
+        return {pageable.get(), bytes, false};
+    }
+};
+
+}  // namespace pinscope

@@ -1,0 +1,34 @@
+#pragma once
+// The host stages of a batch, shared by the workers, the pin thread and (without workers) the
+// consumer: load the samples, collate them, pin the batch.
+#include <atomic>
+#include <optional>
+
+#include "config/LoaderConfig.h"
+#include "host/HostWork.h"
+#include "memory/PinnedPool.h"
+#include "pipeline/Batch.h"
+#include "trace/LaneRecorder.h"
+
+namespace pinscope {
+
+class BatchBuilder {
+public:
+    BatchBuilder(const LoaderConfig& config, HostWork& host, PinnedPool& pool, const std::atomic<bool>& stop);
+
+    // Load and collate: into pageable memory, or with pin mode "worker" straight into a pool block.
+    // nullopt when stopped while waiting for pinned memory.
+    std::optional<Batch> build(std::uint64_t index, LaneRecorder& recorder);
+    // The pin stage for a pageable batch: copy into a pool block or a fresh page-locked allocation,
+    // or register the batch's own buffer in place. False when stopped while waiting.
+    bool pin(Batch& batch, LaneRecorder& recorder);
+
+private:
+    const LoaderConfig& config_;
+    HostWork& host_;
+    PinnedPool& pool_;
+    const std::atomic<bool>& stop_;
+    PageableBuffer samples_;  // where samples are loaded before collate (real host work only)
+};
+
+}  // namespace pinscope

@@ -1,0 +1,215 @@
+#include "pipeline/LoaderPipeline.h"
+
+#include "clock/SteadyClock.h"
+#include "pipeline/BatchBuilder.h"
+
+namespace pinscope {
+namespace {
+
+constexpr TimeNs kShortestRecordedWait = 1'000;  // waits under 1 us are noise, not starvation
+
+}  // namespace
+
+LoaderPipeline::LoaderPipeline(const LoaderConfig& config, Device& device, HostWork& host, PinnedPool& pool,
+                               Trace& trace, PipelineGauges& gauges)
+    : config_(config),
+      device_(device),
+      host_(host),
+      pool_(pool),
+      trace_(trace),
+      gauges_(gauges),
+      consumer_(trace, {LaneKind::Consumer, 0}),
+      copy_lane_(trace, {LaneKind::CopyStream, 0}),
+      compute_lane_(trace, {LaneKind::ComputeStream, 0}) {}
+
+LoaderPipeline::~LoaderPipeline() {
+    stopping_ = true;
+    stop_threads();
+}
+
+void LoaderPipeline::start_threads() {
+    for (std::uint16_t w = 0; w < config_.num_workers; ++w) {
+        index_queues_.push_back(std::make_unique<BlockingQueue<std::uint64_t>>());
+    }
+    for (std::uint16_t w = 0; w < config_.num_workers; ++w) threads_.emplace_back(&LoaderPipeline::worker_main, this, w);
+    if (config_.pins_in_pin_thread()) threads_.emplace_back(&LoaderPipeline::pin_thread_main, this);
+}
+
+void LoaderPipeline::stop_threads() {
+    // Workers first (they finish the batch in hand), then the pin thread drains what they made.
+    const bool dropping = stopping_.load();
+    for (auto& queue : index_queues_) dropping ? queue->abandon() : queue->close();
+    for (std::size_t w = 0; w < index_queues_.size() && w < threads_.size(); ++w)
+        if (threads_[w].joinable()) threads_[w].join();
+    dropping ? results_.abandon() : results_.close();
+    for (auto& thread : threads_)
+        if (thread.joinable()) thread.join();
+    dropping ? ready_.abandon() : ready_.close();
+}
+
+void LoaderPipeline::fail(std::exception_ptr error) {
+    {
+        std::lock_guard lock(error_mutex_);
+        if (!error_) error_ = error;
+    }
+    stopping_ = true;
+    for (auto& queue : index_queues_) queue->abandon();
+    results_.abandon();
+    ready_.abandon();
+}
+
+void LoaderPipeline::worker_main(std::uint16_t worker) {
+    use_precise_sleeps();
+    LaneRecorder recorder(trace_, {LaneKind::Worker, worker});
+    BatchBuilder builder(config_, host_, pool_, stopping_);
+    try {
+        while (auto index = index_queues_[worker]->pop()) {
+            if (stopping_) break;
+            auto batch = builder.build(*index, recorder);
+            if (!batch) break;
+            results_.push(std::move(*batch));
+        }
+    } catch (...) {
+        fail(std::current_exception());
+    }
+}
+
+void LoaderPipeline::pin_thread_main() {
+    use_precise_sleeps();
+    LaneRecorder recorder(trace_, {LaneKind::PinThread, 0});
+    BatchBuilder builder(config_, host_, pool_, stopping_);
+    try {
+        while (auto batch = results_.pop()) {
+            if (stopping_ || !builder.pin(*batch, recorder)) break;
+            ready_.push(std::move(*batch));
+        }
+    } catch (...) {
+        fail(std::current_exception());
+    }
+}
+
+void LoaderPipeline::send(std::uint64_t index) {
+    // Round robin over the workers, as PyTorch's _try_put_index does.
+    index_queues_[(index - first_batch_) % config_.num_workers]->push(index);
+    ++sent_;
+    gauges_.in_flight = static_cast<std::int64_t>(sent_ - first_batch_ - taken_);
+}
+
+std::optional<Batch> LoaderPipeline::take_next() {
+    BlockingQueue<Batch>& source = config_.pins_in_pin_thread() ? ready_ : results_;
+    std::optional<Batch> batch;
+    if (config_.in_order) {
+        // Early arrivals wait in the reorder buffer: one slow worker holds back everything behind it.
+        while (reorder_.find(next_in_order_) == reorder_.end()) {
+            auto arrived = source.pop();
+            if (!arrived) return std::nullopt;
+            const std::uint64_t index = arrived->index;
+            reorder_.emplace(index, std::move(*arrived));
+        }
+        batch = std::move(reorder_.extract(next_in_order_).mapped());
+        ++next_in_order_;
+    } else {
+        batch = source.pop();
+        if (!batch) return std::nullopt;
+    }
+    ++taken_;
+    gauges_.ready = static_cast<std::int64_t>(reorder_.size() + source.size());
+    gauges_.in_flight = static_cast<std::int64_t>(sent_ - first_batch_ - taken_);
+    return batch;
+}
+
+std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomic<bool>& drain) {
+    use_precise_sleeps();
+    first_batch_ = sent_ = next_in_order_ = limits.first_batch;
+    taken_ = 0;
+    auto may_send = [&] { return !drain && sent_ < limits.end_batch && now_ns() < limits.deadline; };
+    try {
+        if (config_.num_workers == 0) {
+            // The consumer loads, collates and pins each batch itself; nothing is prefetched.
+            BatchBuilder builder(config_, host_, pool_, stopping_);
+            while (may_send()) {
+                const std::uint64_t index = sent_++;
+                auto batch = builder.build(index, consumer_);
+                if (!batch || (config_.pin_memory && !builder.pin(*batch, consumer_))) break;
+                consume(std::move(*batch));
+            }
+        } else {
+            start_threads();
+            while (sent_ - first_batch_ < config_.max_outstanding() && may_send()) send(sent_);
+            while (taken_ < sent_ - first_batch_) {
+                const TimeNs start = now_ns();
+                auto batch = take_next();
+                if (!batch) break;  // a thread failed
+                const TimeNs end = now_ns();
+                if (end - start >= kShortestRecordedWait) consumer_.record(Stage::Wait, batch->index, 0, start, end);
+                if (may_send()) send(sent_);
+                consume(std::move(*batch));
+            }
+            stop_threads();
+        }
+        finish_device_work();
+    } catch (...) {
+        fail(std::current_exception());
+    }
+    if (error_) {
+        stop_threads();
+        reorder_.clear();
+        try {
+            finish_device_work();
+        } catch (...) {  // the first error is the one to report
+        }
+        std::rethrow_exception(error_);
+    }
+    return sent_;
+}
+
+void LoaderPipeline::consume(Batch batch) {
+    // A training step waits for the step kMaxBatchesOnDevice back before queueing another.
+    if (on_device_.size() >= kMaxBatchesOnDevice) {
+        const OnDevice oldest = on_device_.front();
+        const TimeNs start = now_ns();
+        device_.wait(oldest.compute);
+        const TimeNs end = now_ns();
+        if (end - start >= kShortestRecordedWait) consumer_.record(Stage::Sync, oldest.batch, 0, start, end);
+        on_device_.erase(on_device_.begin());
+    }
+    const HostSource source = batch.source();
+    const TimeNs start = now_ns();
+    const OpId copy = device_.copy_to_device(source, batch.index);
+    if (!source.pinned) consumer_.record(Stage::Staging, batch.index, batch.bytes, start, now_ns());
+    if (!config_.non_blocking) {
+        const TimeNs wait_start = now_ns();
+        device_.wait(copy);
+        consumer_.record(Stage::Sync, batch.index, batch.bytes, wait_start, now_ns());
+    }
+    const OpId compute = device_.launch_compute(copy, batch.index, config_.gpu_us_per_batch);
+    on_device_.push_back({batch.index, compute});
+    // Pinned memory goes back once the copy has read it; a pageable source was staged already.
+    if (batch.pinned) pool_.release(*batch.pinned, copy);
+    batch.pageable.reset();
+    pool_.process_events(&consumer_);
+    collect_device_spans();
+}
+
+void LoaderPipeline::collect_device_spans() {
+    completed_.clear();
+    device_.collect_completed(completed_);
+    for (const CompletedOp& op : completed_) {
+        if (op.kind == OpKind::H2D) {
+            copy_lane_.record(Stage::H2D, op.batch, op.bytes, op.start, op.end);
+            gauges_.h2d_bytes_done += op.bytes;
+        } else {
+            compute_lane_.record(Stage::Compute, op.batch, op.bytes, op.start, op.end);
+            ++gauges_.batches_done;
+        }
+    }
+}
+
+void LoaderPipeline::finish_device_work() {
+    device_.synchronize();
+    collect_device_spans();
+    on_device_.clear();
+    pool_.process_events(&consumer_);
+}
+
+}  // namespace pinscope

@@ -1,0 +1,89 @@
+#pragma once
+// The DataLoader: workers build batches from indices sent round robin, a pin thread copies them
+// into page-locked memory, and the consumer takes them in index order, copies each to the device
+// and launches its kernel. One LoaderPipeline runs one configuration; the runner makes a new one
+// when the configuration changes.
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "config/LoaderConfig.h"
+#include "device/Device.h"
+#include "host/HostWork.h"
+#include "memory/PinnedPool.h"
+#include "pipeline/Batch.h"
+#include "pipeline/BlockingQueue.h"
+#include "pipeline/PipelineGauges.h"
+#include "trace/LaneRecorder.h"
+
+namespace pinscope {
+
+struct PipelineLimits {
+    std::uint64_t first_batch = 0;         // numbering continues across configurations
+    std::uint64_t end_batch = UINT64_MAX;  // send no index at or past this
+    TimeNs deadline = INT64_MAX;           // send no index after this
+};
+
+class LoaderPipeline {
+public:
+    LoaderPipeline(const LoaderConfig& config, Device& device, HostWork& host, PinnedPool& pool, Trace& trace,
+                   PipelineGauges& gauges);
+    ~LoaderPipeline();
+    LoaderPipeline(const LoaderPipeline&) = delete;
+    LoaderPipeline& operator=(const LoaderPipeline&) = delete;
+
+    // Runs on the calling thread (the consumer) until the limits are reached or `drain` is set,
+    // then delivers every batch already sent and waits for the device. Returns the next batch index.
+    // A failure anywhere stops every thread, frees what the batches held, and is rethrown here.
+    std::uint64_t run(const PipelineLimits& limits, const std::atomic<bool>& drain);
+
+private:
+    struct OnDevice {
+        std::uint64_t batch;
+        OpId compute;
+    };
+    void start_threads();
+    void stop_threads();
+    void worker_main(std::uint16_t worker);
+    void pin_thread_main();
+    void fail(std::exception_ptr error);
+    void send(std::uint64_t index);
+    std::optional<Batch> take_next();
+    void consume(Batch batch);
+    void collect_device_spans();
+    void finish_device_work();
+
+    const LoaderConfig config_;
+    Device& device_;
+    HostWork& host_;
+    PinnedPool& pool_;
+    Trace& trace_;
+    PipelineGauges& gauges_;
+
+    std::atomic<bool> stopping_{false};  // a failure: everyone stops at once
+    std::mutex error_mutex_;
+    std::exception_ptr error_;
+
+    std::vector<std::unique_ptr<BlockingQueue<std::uint64_t>>> index_queues_;
+    BlockingQueue<Batch> results_;  // workers -> pin thread (or -> consumer without a pin thread)
+    BlockingQueue<Batch> ready_;    // pin thread -> consumer
+    std::vector<std::thread> threads_;
+
+    LaneRecorder consumer_;
+    LaneRecorder copy_lane_;
+    LaneRecorder compute_lane_;
+    std::uint64_t first_batch_ = 0;
+    std::uint64_t sent_ = 0;
+    std::uint64_t taken_ = 0;
+    std::uint64_t next_in_order_ = 0;
+    std::map<std::uint64_t, Batch> reorder_;
+    std::vector<OnDevice> on_device_;
+    std::vector<CompletedOp> completed_;
+};
+
+}  // namespace pinscope

@@ -1,0 +1,263 @@
+#include "runner/RunSession.h"
+
+#include <chrono>
+
+#include "clock/SteadyClock.h"
+#include "config/ConfigValidation.h"
+#include "host/HostWork.h"
+#include "memory/PageLockedMemory.h"
+#include "pipeline/LoaderPipeline.h"
+
+namespace pinscope {
+namespace {
+
+constexpr auto kObservePeriod = std::chrono::milliseconds(10);
+constexpr TimeNs kRateWindow = 100'000'000;  // the H2D GB/s counter looks back 100 ms
+
+PipelineLimits limits_for(const LoaderConfig& config, TimeNs origin, std::uint64_t next_batch) {
+    PipelineLimits limits;
+    limits.first_batch = next_batch;
+    if (config.batches) limits.end_batch = *config.batches;
+    if (config.seconds) limits.deadline = origin + static_cast<TimeNs>(*config.seconds * 1e9);
+    return limits;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+    std::string out;
+    for (const auto& part : parts) out += (out.empty() ? "" : separator) + part;
+    return out;
+}
+
+}  // namespace
+
+RunSession::RunSession(const LoaderConfig& config, OpenedDevice device, const RunnerOptions& options,
+                       std::atomic<bool>& running)
+    : options_(options),
+      running_(running),
+      trace_(std::make_shared<Trace>(options.span_capacity)),
+      device_(std::move(device)),
+      device_info_(device_.device->info()),
+      origin_(now_ns()),
+      config_(config),
+      reader_(*trace_),
+      metrics_(origin_, options.window_s) {
+    metrics_.set_batch_size(config.batch_size);
+    record_.origin = origin_;
+    pool_ = std::make_unique<PinnedPool>(*device_.device, budget_of(config),
+                                         [this](Severity s, const std::string& text) { message(s, text); });
+    running_ = true;
+    engine_ = std::thread(&RunSession::engine_main, this);
+    observer_ = std::thread(&RunSession::observer_main, this);
+}
+
+RunSession::~RunSession() { stop(); }
+
+std::uint64_t RunSession::budget_of(const LoaderConfig& config) const {
+    return config.pinned_budget_bytes.value_or(default_pinned_budget());
+}
+
+void RunSession::message(Severity severity, const std::string& text) {
+    {
+        std::lock_guard lock(state_mutex_);
+        if (severity == Severity::Warning) warnings_.push_back(text);
+    }
+    if (severity != Severity::Info) trace_->add_marker(now_ns(), text);
+    if (options_.messages) options_.messages(severity, text);
+}
+
+void RunSession::request_reconfigure(const LoaderConfig& config) {
+    std::lock_guard lock(config_mutex_);
+    pending_ = config;
+    drain_ = true;
+}
+
+void RunSession::stop() {
+    stop_requested_ = true;
+    drain_ = true;
+    if (engine_.joinable()) engine_.join();
+    if (observer_.joinable()) observer_.join();
+}
+
+void RunSession::wait() {
+    std::unique_lock lock(state_mutex_);
+    ended_.wait(lock, [&] { return engine_done_; });
+}
+
+bool RunSession::finished() const {
+    std::lock_guard lock(state_mutex_);
+    return engine_done_;
+}
+
+DeviceInfo RunSession::device_info() const {
+    std::lock_guard lock(config_mutex_);
+    return device_info_;
+}
+
+LoaderConfig RunSession::config() const {
+    std::lock_guard lock(config_mutex_);
+    return config_;
+}
+
+void RunSession::engine_main() {
+    use_precise_sleeps();
+    try {
+        run_segments();
+    } catch (const std::exception& e) {
+        {
+            std::lock_guard lock(state_mutex_);
+            error_ = e.what();
+        }
+        message(Severity::Error, std::string("run failed: ") + e.what());
+    }
+    {
+        // Every pinned block is freed before the run counts as ended.
+        std::lock_guard lock(pool_mutex_);
+        try {
+            pool_->release_all();
+        } catch (const std::exception& e) {
+            message(Severity::Error, std::string("freeing pinned memory failed: ") + e.what());
+        }
+        last_pool_stats_ = pool_->stats();
+        pool_.reset();
+    }
+    {
+        std::lock_guard lock(state_mutex_);
+        engine_done_ = true;
+        end_time_ = now_ns();
+    }
+    running_ = false;
+    ended_.notify_all();
+}
+
+void RunSession::run_segments() {
+    std::uint64_t next_batch = 0;
+    LoaderConfig config = this->config();
+    while (true) {
+        device_.device->prepare(config.batch_bytes());
+        auto host = make_host_work(config.effective_host(), device_.profile);
+        {
+            LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_);
+            next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_);
+        }
+        std::optional<LoaderConfig> next;
+        {
+            std::lock_guard lock(config_mutex_);
+            if (stop_requested_ || !pending_) return;
+            next.swap(pending_);
+            drain_ = false;
+        }
+        const auto changes = describe_changes(config, *next);
+        trace_->add_marker(now_ns(), "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
+        ++reconfigurations_;
+        if (next->device != config.device) {
+            std::lock_guard lock(pool_mutex_);
+            pool_.reset();
+            device_ = open_device(*next);
+            std::lock_guard config_lock(config_mutex_);
+            device_info_ = device_.device->info();
+        }
+        {
+            std::lock_guard lock(pool_mutex_);
+            if (!pool_ || budget_of(*next) != pool_->budget_bytes()) {
+                if (pool_) last_pool_stats_ = pool_->stats();
+                pool_ = std::make_unique<PinnedPool>(*device_.device, budget_of(*next),
+                                                     [this](Severity s, const std::string& text) { message(s, text); });
+            } else if (next->batch_bytes() != config.batch_bytes()) {
+                pool_->empty_cache();  // blocks of the old size would only sit there
+            }
+        }
+        {
+            std::lock_guard lock(config_mutex_);
+            config_ = *next;
+        }
+        {
+            std::lock_guard lock(state_mutex_);
+            metrics_.set_batch_size(next->batch_size);
+        }
+        config = *next;
+        // A run by batches counts every batch since the start; one that is over has nothing left.
+        if (config.batches && next_batch >= *config.batches) return;
+    }
+}
+
+void RunSession::observer_main() {
+    while (true) {
+        bool done = false;
+        {
+            std::lock_guard lock(state_mutex_);
+            done = engine_done_;
+        }
+        const TimeNs now = now_ns();
+        sample_counters(now);
+        observe(now);
+        if (done) return;
+        std::this_thread::sleep_for(kObservePeriod);
+    }
+}
+
+void RunSession::sample_counters(TimeNs now) {
+    {
+        std::lock_guard lock(pool_mutex_);
+        const double in_use = pool_ ? static_cast<double>(pool_->in_use_bytes()) : 0.0;
+        const double reserved = pool_ ? static_cast<double>(pool_->reserved_bytes()) : 0.0;
+        trace_->add(Counter::PinnedInUseBytes, now, in_use);
+        trace_->add(Counter::PinnedReservedBytes, now, reserved);
+    }
+    trace_->add(Counter::InFlightBatches, now, static_cast<double>(gauges_.in_flight.load()));
+    trace_->add(Counter::ReadyQueueDepth, now, static_cast<double>(gauges_.ready.load()));
+    const std::uint64_t bytes = gauges_.h2d_bytes_done.load();
+    h2d_history_.emplace_back(now, bytes);
+    while (h2d_history_.size() > 2 && h2d_history_[1].first <= now - kRateWindow) h2d_history_.pop_front();
+    const auto& [then, bytes_then] = h2d_history_.front();
+    const double rate = now > then ? static_cast<double>(bytes - bytes_then) / static_cast<double>(now - then) : 0.0;
+    trace_->add(Counter::H2DGbPerS, now, rate);  // bytes per ns = GB/s
+}
+
+void RunSession::observe(TimeNs) {
+    std::lock_guard lock(state_mutex_);
+    delta_.clear();
+    reader_.poll(delta_);
+    metrics_.add(delta_.spans);
+    if (options_.keep_record) {
+        record_.spans.insert(record_.spans.end(), delta_.spans.begin(), delta_.spans.end());
+        record_.counters.insert(record_.counters.end(), delta_.counters.begin(), delta_.counters.end());
+        for (auto& marker : delta_.markers) record_.markers.push_back(std::move(marker));
+    }
+}
+
+RunSummary RunSession::summary() const {
+    RunSummary s;
+    s.config = config();
+    s.device = device_info();
+    s.host = s.config.effective_host();
+    {
+        std::lock_guard lock(pool_mutex_);
+        s.pinned = pool_ ? pool_->stats() : last_pool_stats_;
+    }
+    s.memlock_limit_bytes = memlock_limit_bytes();
+    s.reconfigurations = reconfigurations_;
+    std::lock_guard lock(state_mutex_);
+    s.metrics = metrics_.whole_run(engine_done_ ? end_time_ : now_ns());
+    s.dropped_spans = reader_.dropped_spans();
+    s.warnings = warnings_;
+    s.error = error_;
+    return s;
+}
+
+Metrics RunSession::window_metrics() const {
+    std::lock_guard lock(state_mutex_);
+    return metrics_.window(engine_done_ ? end_time_ : now_ns());
+}
+
+RunRecord RunSession::record() const {
+    RunRecord r;
+    r.summary = summary();
+    std::lock_guard lock(state_mutex_);
+    r.origin = record_.origin;
+    r.spans = record_.spans;
+    r.counters = record_.counters;
+    r.markers = record_.markers;
+    return r;
+}
+
+}  // namespace pinscope

@@ -1,0 +1,81 @@
+#pragma once
+// One run from start to stop: the engine thread that drives the pipeline through configurations,
+// and the observer thread that samples counters and keeps the metrics (and the record).
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "device/DeviceFactory.h"
+#include "metrics/MetricsTracker.h"
+#include "pipeline/PipelineGauges.h"
+#include "runner/Runner.h"
+
+namespace pinscope {
+
+class RunSession {
+public:
+    RunSession(const LoaderConfig& config, OpenedDevice device, const RunnerOptions& options,
+               std::atomic<bool>& running);
+    ~RunSession();
+
+    void request_reconfigure(const LoaderConfig& config);
+    void stop();   // drain, then join both threads
+    void wait();   // until the engine thread has ended
+    bool finished() const;
+
+    std::shared_ptr<const Trace> trace() const { return trace_; }
+    LoaderConfig config() const;
+    DeviceInfo device_info() const;
+    RunSummary summary() const;
+    Metrics window_metrics() const;
+    RunRecord record() const;
+
+private:
+    void engine_main();
+    void run_segments();
+    void observer_main();
+    void observe(TimeNs now);
+    void sample_counters(TimeNs now);
+    void message(Severity severity, const std::string& text);
+    std::uint64_t budget_of(const LoaderConfig& config) const;
+
+    RunnerOptions options_;
+    std::atomic<bool>& running_;
+    std::shared_ptr<Trace> trace_;
+    OpenedDevice device_;
+    DeviceInfo device_info_;
+    TimeNs origin_;
+    PipelineGauges gauges_;
+
+    mutable std::mutex config_mutex_;
+    LoaderConfig config_;                       // in force
+    std::optional<LoaderConfig> pending_;       // asked for, applied at the next drain
+    std::atomic<bool> drain_{false};
+    std::atomic<bool> stop_requested_{false};
+    std::atomic<std::uint32_t> reconfigurations_{0};
+
+    mutable std::mutex pool_mutex_;
+    std::unique_ptr<PinnedPool> pool_;
+    PoolStats last_pool_stats_;
+
+    mutable std::mutex state_mutex_;            // everything the observer keeps
+    std::condition_variable ended_;
+    bool engine_done_ = false;
+    TimeNs end_time_ = 0;
+    TraceReader reader_;
+    TraceDelta delta_;
+    MetricsTracker metrics_;
+    RunRecord record_;
+    std::vector<std::string> warnings_;
+    std::string error_;
+    std::deque<std::pair<TimeNs, std::uint64_t>> h2d_history_;
+
+    std::thread engine_;
+    std::thread observer_;
+};
+
+}  // namespace pinscope

@@ -1,0 +1,45 @@
+#include "runner/Runner.h"
+
+#include "config/ConfigValidation.h"
+#include "runner/RunSession.h"
+
+namespace pinscope {
+
+Runner::Runner(RunnerOptions options) : options_(std::move(options)) {}
+
+Runner::~Runner() { stop(); }
+
+void Runner::start(const LoaderConfig& config) {
+    validate(config);
+    stop();
+    OpenedDevice device;
+    if (options_.make_device) {
+        device.device = options_.make_device(config);
+        device.profile = load_profile(kDefaultProfile);
+    } else {
+        device = open_device(config);
+    }
+    session_ = std::make_shared<RunSession>(config, std::move(device), options_, running_);
+}
+
+void Runner::reconfigure(const LoaderConfig& config) {
+    validate(config);
+    if (session_ && running_) session_->request_reconfigure(config);
+}
+
+void Runner::stop() {
+    if (session_) session_->stop();
+}
+
+void Runner::wait() {
+    if (session_) session_->wait();
+}
+
+std::shared_ptr<const Trace> Runner::trace() const { return session_ ? session_->trace() : nullptr; }
+LoaderConfig Runner::config() const { return session_ ? session_->config() : LoaderConfig{}; }
+DeviceInfo Runner::device_info() const { return session_ ? session_->device_info() : DeviceInfo{}; }
+RunSummary Runner::summary() const { return session_ ? session_->summary() : RunSummary{}; }
+Metrics Runner::window_metrics() const { return session_ ? session_->window_metrics() : Metrics{}; }
+RunRecord Runner::record() const { return session_ ? session_->record() : RunRecord{}; }
+
+}  // namespace pinscope

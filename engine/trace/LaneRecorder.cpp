@@ -1,0 +1,19 @@
+#include "trace/LaneRecorder.h"
+
+#include <sched.h>
+
+#include "topology/CpuNodeMap.h"
+
+namespace pinscope {
+
+void LaneRecorder::record(Stage stage, std::uint64_t batch, std::uint64_t bytes, TimeNs start, TimeNs end) {
+    Span span{start, end, batch, bytes, stage, lane_};
+    if (!is_device_lane(lane_.kind)) {
+        const int cpu = sched_getcpu();
+        span.cpu = static_cast<std::int16_t>(cpu);
+        span.numa_node = static_cast<std::int16_t>(CpuNodeMap::host().node_of(cpu));
+    }
+    trace_->add(span);
+}
+
+}  // namespace pinscope
