@@ -1,0 +1,326 @@
+#include "config/ConfigJson.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "config/ConfigError.h"
+
+namespace pinscope {
+
+using nlohmann::json;
+
+namespace detail {
+
+// Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
+// (the OS error or the parser's position and message). Shared with HardwareProfile.cpp, which
+// declares it (the config headers are a fixed contract).
+json read_json_file(const std::string& path);
+
+}  // namespace detail
+
+namespace {
+
+std::string os_error(int error) { return std::generic_category().message(error); }
+
+// The value as JSON text for a message, cut short when it is long (a huge array, say).
+std::string json_text(const json& value) {
+    constexpr std::size_t kMaxChars = 80;
+    std::string text = value.dump();
+    if (text.size() > kMaxChars) text = text.substr(0, kMaxChars) + "...";
+    return text;
+}
+
+[[noreturn]] void reject(const std::string& key, const json& value, const std::string& allowed) {
+    throw ConfigError(ConfigIssue{key, json_text(value), allowed});
+}
+
+// A non-negative whole number of at most `max`; nlohmann would otherwise wrap -1 or truncate 2.5.
+template <typename T>
+T read_count(const std::string& key, const json& value) {
+    constexpr std::uint64_t max = std::numeric_limits<T>::max();
+    std::optional<std::uint64_t> whole;
+    if (value.is_number_unsigned()) {
+        whole = value.get<std::uint64_t>();
+    } else if (value.is_number_integer()) {
+        if (value.get<std::int64_t>() >= 0) whole = static_cast<std::uint64_t>(value.get<std::int64_t>());
+    } else if (value.is_number_float()) {
+        const double number = value.get<double>();
+        if (number >= 0 && number < 0x1p64 && std::floor(number) == number) whole = static_cast<std::uint64_t>(number);
+    }
+    if (!whole || *whole > max) reject(key, value, "an integer from 0 to " + std::to_string(max));
+    return static_cast<T>(*whole);
+}
+
+double read_number(const std::string& key, const json& value) {
+    if (!value.is_number()) reject(key, value, "a number");
+    return value.get<double>();
+}
+
+bool read_bool(const std::string& key, const json& value) {
+    if (!value.is_boolean()) reject(key, value, "true or false");
+    return value.get<bool>();
+}
+
+std::string read_string(const std::string& key, const json& value) {
+    if (!value.is_string()) reject(key, value, "a string");
+    return value.get<std::string>();
+}
+
+template <typename Enum, std::size_t N>
+Enum read_enum(const std::string& key, const json& value, std::optional<Enum> (*parse)(const std::string&),
+               const std::array<Enum, N>& all) {
+    std::optional<Enum> parsed;
+    if (value.is_string()) parsed = parse(value.get<std::string>());
+    if (!parsed) {
+        std::string names;
+        for (const Enum item : all) names += (names.empty() ? "" : ", ") + to_string(item);
+        reject(key, value, "one of: " + names);
+    }
+    return *parsed;
+}
+
+// null unsets an optional field; anything else goes through `read`.
+template <typename T, typename Read>
+std::optional<T> read_optional(const std::string& key, const json& value, Read read) {
+    if (value.is_null()) return std::nullopt;
+    try {
+        return read(key, value);
+    } catch (const ConfigError& error) {
+        reject(key, value, error.issue().allowed + ", or null");
+    }
+}
+
+std::vector<std::uint32_t> read_shape(const std::string& key, const json& value) {
+    if (!value.is_array()) reject(key, value, "an array of integers, such as [3, 224, 224]");
+    std::vector<std::uint32_t> shape;
+    for (std::size_t i = 0; i < value.size(); ++i)
+        shape.push_back(read_count<std::uint32_t>(key + "[" + std::to_string(i) + "]", value[i]));
+    return shape;
+}
+
+constexpr std::array kAllDTypes{DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32, DType::I64, DType::F64};
+constexpr std::array kAllPinModes{PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker};
+constexpr std::array kAllHostModes{HostMode::Modeled, HostMode::Real};
+
+struct Key {
+    const char* name;
+    void (*apply)(LoaderConfig& config, const std::string& key, const json& value);
+};
+
+// Every key config_from_json accepts, in LoaderConfig's order. The run length is batches or
+// seconds: setting one unsets the other.
+const std::array<Key, 16> kKeys{{
+    {"batch_size", [](LoaderConfig& c, const std::string& k, const json& v) { c.batch_size = read_count<std::uint32_t>(k, v); }},
+    {"sample_shape", [](LoaderConfig& c, const std::string& k, const json& v) { c.sample_shape = read_shape(k, v); }},
+    {"dtype", [](LoaderConfig& c, const std::string& k, const json& v) { c.dtype = read_enum(k, v, parse_dtype, kAllDTypes); }},
+    {"num_workers", [](LoaderConfig& c, const std::string& k, const json& v) { c.num_workers = read_count<std::uint32_t>(k, v); }},
+    {"prefetch_factor",
+     [](LoaderConfig& c, const std::string& k, const json& v) {
+         c.prefetch_factor = read_optional<std::uint32_t>(k, v, read_count<std::uint32_t>);
+     }},
+    {"pin_memory", [](LoaderConfig& c, const std::string& k, const json& v) { c.pin_memory = read_bool(k, v); }},
+    {"non_blocking", [](LoaderConfig& c, const std::string& k, const json& v) { c.non_blocking = read_bool(k, v); }},
+    {"in_order", [](LoaderConfig& c, const std::string& k, const json& v) { c.in_order = read_bool(k, v); }},
+    {"pin_mode", [](LoaderConfig& c, const std::string& k, const json& v) { c.pin_mode = read_enum(k, v, parse_pin_mode, kAllPinModes); }},
+    {"cpu_us_per_sample", [](LoaderConfig& c, const std::string& k, const json& v) { c.cpu_us_per_sample = read_number(k, v); }},
+    {"gpu_us_per_batch", [](LoaderConfig& c, const std::string& k, const json& v) { c.gpu_us_per_batch = read_number(k, v); }},
+    {"batches",
+     [](LoaderConfig& c, const std::string& k, const json& v) {
+         c.batches = read_optional<std::uint64_t>(k, v, read_count<std::uint64_t>);
+         if (c.batches) c.seconds.reset();
+     }},
+    {"seconds",
+     [](LoaderConfig& c, const std::string& k, const json& v) {
+         c.seconds = read_optional<double>(k, v, read_number);
+         if (c.seconds) c.batches.reset();
+     }},
+    {"device", [](LoaderConfig& c, const std::string& k, const json& v) { c.device = read_string(k, v); }},
+    {"host",
+     [](LoaderConfig& c, const std::string& k, const json& v) {
+         c.host = read_optional<HostMode>(k, v, [](const std::string& key, const json& value) {
+             return read_enum(key, value, parse_host_mode, kAllHostModes);
+         });
+     }},
+    {"pinned_budget_bytes",
+     [](LoaderConfig& c, const std::string& k, const json& v) {
+         c.pinned_budget_bytes = read_optional<std::uint64_t>(k, v, read_count<std::uint64_t>);
+     }},
+}};
+
+const Key* find_key(const std::string& name) {
+    for (const Key& key : kKeys)
+        if (name == key.name) return &key;
+    return nullptr;
+}
+
+[[noreturn]] void reject_unknown_key(const std::string& name) {
+    std::string names;
+    for (const Key& key : kKeys) names += (names.empty() ? "" : ", ") + std::string(key.name);
+    throw ConfigError(ConfigIssue{name, name, "one of: " + names});
+}
+
+bool given(const json& object, const char* key) { return object.contains(key) && !object.at(key).is_null(); }
+
+template <typename T>
+json optional_json(const std::optional<T>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+};
+
+std::string read_text_file(const std::string& path) {
+    errno = 0;
+    const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+    if (!file) throw std::runtime_error("cannot read it: " + os_error(errno));
+    std::string text;
+    std::array<char, 1 << 16> buffer{};
+    std::size_t count = 0;
+    while ((count = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) text.append(buffer.data(), count);
+    if (std::ferror(file.get())) throw std::runtime_error("cannot read it: " + os_error(errno));
+    return text;
+}
+
+// A temporary file beside the target that is removed unless it was renamed into place.
+class TempFile {
+public:
+    explicit TempFile(const std::string& target) {
+        const std::filesystem::path path(target);
+        const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+        path_ = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+        fd_ = mkstemp(path_.data());
+        if (fd_ < 0) path_.clear();
+    }
+    ~TempFile() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!path_.empty()) ::unlink(path_.c_str());
+    }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+
+    bool opened() const { return fd_ >= 0; }
+
+    bool write_all(const std::string& text) {
+        std::size_t done = 0;
+        while (done < text.size()) {
+            const ssize_t written = ::write(fd_, text.data() + done, text.size() - done);
+            if (written < 0 && errno == EINTR) continue;
+            if (written < 0) return false;
+            done += static_cast<std::size_t>(written);
+        }
+        return true;
+    }
+
+    // mkstemp creates the file for its owner only; keep the mode of the file being replaced.
+    bool set_mode_of(const std::string& target) {
+        struct stat existing {};
+        const mode_t mode = ::stat(target.c_str(), &existing) == 0 ? existing.st_mode & 07777 : 0644;
+        return ::fchmod(fd_, mode) == 0;
+    }
+
+    bool sync_and_close() {
+        const bool ok = ::fsync(fd_) == 0;
+        const int fd = fd_;
+        fd_ = -1;
+        return ::close(fd) == 0 && ok;
+    }
+
+    bool rename_to(const std::string& target) {
+        if (::rename(path_.c_str(), target.c_str()) != 0) return false;
+        path_.clear();
+        return true;
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+};
+
+}  // namespace
+
+namespace detail {
+
+json read_json_file(const std::string& path) {
+    const std::string text = read_text_file(path);
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& error) {
+        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep the position and reason.
+        std::string what = error.what();
+        if (const auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos)
+            what.erase(0, end + 2);
+        throw std::runtime_error("not valid JSON: " + what + " (byte " + std::to_string(error.byte) + ")");
+    }
+}
+
+}  // namespace detail
+
+json to_json(const LoaderConfig& config) {
+    return json{
+        {"batch_size", config.batch_size},
+        {"sample_shape", config.sample_shape},
+        {"dtype", to_string(config.dtype)},
+        {"num_workers", config.num_workers},
+        {"prefetch_factor", optional_json(config.prefetch_factor)},
+        {"pin_memory", config.pin_memory},
+        {"non_blocking", config.non_blocking},
+        {"in_order", config.in_order},
+        {"pin_mode", to_string(config.pin_mode)},
+        {"cpu_us_per_sample", config.cpu_us_per_sample},
+        {"gpu_us_per_batch", config.gpu_us_per_batch},
+        {"batches", optional_json(config.batches)},
+        {"seconds", optional_json(config.seconds)},
+        {"device", config.device},
+        {"host", config.host ? json(to_string(*config.host)) : json(nullptr)},
+        {"pinned_budget_bytes", optional_json(config.pinned_budget_bytes)},
+    };
+}
+
+LoaderConfig config_from_json(const json& object, const LoaderConfig& base) {
+    if (!object.is_object()) reject("config", object, "a JSON object of configuration keys");
+    if (given(object, "batches") && given(object, "seconds"))
+        reject("batches", object.at("batches"), "one run length: give either batches or seconds, not both");
+    LoaderConfig config = base;
+    for (const auto& [name, value] : object.items()) {
+        const Key* key = find_key(name);
+        if (!key) reject_unknown_key(name);
+        key->apply(config, name, value);
+    }
+    return config;
+}
+
+LoaderConfig load_config_file(const std::string& path, const LoaderConfig& base) {
+    json object;
+    try {
+        object = detail::read_json_file(path);
+    } catch (const std::runtime_error& error) {
+        throw ConfigError(ConfigIssue{"config", path, std::string("a readable JSON file (") + error.what() + ")"});
+    }
+    if (!object.is_object())
+        throw ConfigError(ConfigIssue{"config", path, std::string("a JSON object at the top level, not ") + object.type_name()});
+    return config_from_json(object, base);
+}
+
+void save_config_file(const std::string& path, const LoaderConfig& config) {
+    const std::string text = to_json(config).dump(2) + "\n";
+    TempFile temp(path);
+    const bool ok = temp.opened() && temp.write_all(text) && temp.set_mode_of(path) && temp.sync_and_close() &&
+                    temp.rename_to(path);
+    if (!ok) throw std::runtime_error("cannot write " + path + ": " + os_error(errno));
+}
+
+}  // namespace pinscope

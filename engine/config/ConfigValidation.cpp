@@ -1,0 +1,220 @@
+#include "config/ConfigValidation.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+#include "memory/PinnedPool.h"
+
+namespace pinscope {
+
+namespace detail {
+std::string format_number(double value);  // defined in LoaderConfig.cpp
+}  // namespace detail
+
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+
+constexpr std::uint64_t kMaxBatchSize = 65536;
+constexpr std::size_t kMaxDimensions = 8;
+constexpr std::uint64_t kMaxDimension = 1048576;
+constexpr std::uint64_t kMaxSampleBytes = 4 * kGiB;
+constexpr std::uint64_t kMaxBatchBytes = 64 * kGiB;
+constexpr std::uint64_t kMaxWorkers = 256;
+constexpr std::uint64_t kMaxPrefetchFactor = 64;
+constexpr double kMaxCpuUsPerSample = 1e6;
+constexpr double kMaxGpuUsPerBatch = 1e7;
+constexpr std::uint64_t kMaxBatches = 1'000'000'000;
+constexpr double kMaxSeconds = 604800;  // one week
+constexpr unsigned kMaxCudaIndex = 63;
+constexpr std::uint64_t kMinPinnedBudget = 16 * kMiB;
+
+// Bytes in `unit`, rounded to one decimal: "1.5 GiB", "64 MiB".
+std::string in_unit(std::uint64_t bytes, std::uint64_t unit, const char* name) {
+    const double amount = std::round(static_cast<double>(bytes) / static_cast<double>(unit) * 10) / 10;
+    return detail::format_number(amount) + " " + name;
+}
+
+std::string size_text(std::uint64_t bytes) {
+    if (bytes >= kGiB) return in_unit(bytes, kGiB, "GiB");
+    if (bytes >= kMiB) return in_unit(bytes, kMiB, "MiB");
+    return in_unit(bytes, 1024, "KiB");
+}
+
+std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) {
+    constexpr auto max = std::numeric_limits<std::uint64_t>::max();
+    return b != 0 && a > max / b ? max : a * b;
+}
+
+class Checker {
+public:
+    void add(std::string field, std::string value, std::string allowed) {
+        issues_.push_back(ConfigIssue{std::move(field), std::move(value), std::move(allowed)});
+    }
+
+    // An integer from lo to hi; `note` follows the range in the message. True when it is.
+    bool integer(const std::string& field, std::uint64_t value, std::uint64_t lo, std::uint64_t hi,
+                 const std::string& note = "") {
+        if (value >= lo && value <= hi) return true;
+        add(field, std::to_string(value), "an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + note);
+        return false;
+    }
+
+    // A finite number from lo (or above lo, when exclusive) to hi, in `unit`.
+    void number(const std::string& field, double value, double lo, double hi, const std::string& unit,
+                bool lo_exclusive = false) {
+        const bool above_lo = lo_exclusive ? value > lo : value >= lo;
+        if (std::isfinite(value) && above_lo && value <= hi) return;
+        const std::string range = lo_exclusive ? "above " + detail::format_number(lo) + " and at most "
+                                               : "from " + detail::format_number(lo) + " to ";
+        add(field, detail::format_number(value), "a number of " + unit + " " + range + detail::format_number(hi));
+    }
+
+    std::vector<ConfigIssue> take() { return std::move(issues_); }
+
+private:
+    std::vector<ConfigIssue> issues_;
+};
+
+bool check_shape(Checker& check, const std::vector<std::uint32_t>& shape) {
+    if (shape.empty() || shape.size() > kMaxDimensions) {
+        check.add("sample_shape", shape.empty() ? "[]" : shape_to_string(shape),
+                  "from 1 to " + std::to_string(kMaxDimensions) + " dimensions");
+        return false;
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        ok = check.integer("sample_shape[" + std::to_string(i) + "]", shape[i], 1, kMaxDimension) && ok;
+    return ok;
+}
+
+// Needs a valid batch size and shape. True when the sample and the batch are not too large.
+bool check_sizes(Checker& check, const LoaderConfig& config) {
+    std::uint64_t sample = dtype_size(config.dtype);
+    for (const std::uint32_t dim : config.sample_shape) sample = saturating_product(sample, dim);
+    const std::string sample_desc = shape_to_string(config.sample_shape) + " " + to_string(config.dtype);
+    if (sample > kMaxSampleBytes) {
+        check.add("sample_shape", shape_to_string(config.sample_shape),
+                  "a sample of at most " + size_text(kMaxSampleBytes) + "; " + sample_desc + " is " + size_text(sample));
+        return false;
+    }
+    const std::uint64_t batch = sample * config.batch_size;
+    if (batch > kMaxBatchBytes) {
+        check.add("batch_size", std::to_string(config.batch_size),
+                  "a batch of at most " + size_text(kMaxBatchBytes) + "; the batch would be " + size_text(batch) + " (" +
+                      std::to_string(config.batch_size) + " samples of " + sample_desc + ")");
+        return false;
+    }
+    return true;
+}
+
+bool check_prefetch(Checker& check, const LoaderConfig& config) {
+    if (!config.prefetch_factor) return true;
+    if (config.num_workers == 0) {
+        check.add("prefetch_factor", std::to_string(*config.prefetch_factor),
+                  "unset when num_workers is 0 (PyTorch: prefetch_factor option could only be specified in "
+                  "multiprocessing; let num_workers > 0 to enable it)");
+        return false;
+    }
+    return check.integer("prefetch_factor", *config.prefetch_factor, 1, kMaxPrefetchFactor);
+}
+
+void check_run_length(Checker& check, const LoaderConfig& config) {
+    if (config.batches && config.seconds) {
+        check.add("batches", std::to_string(*config.batches),
+                  "one run length: give either batches or seconds, not both (seconds is " +
+                      detail::format_number(*config.seconds) + ")");
+    } else if (config.batches) {
+        check.integer("batches", *config.batches, 1, kMaxBatches);
+    } else if (config.seconds) {
+        check.number("seconds", *config.seconds, 0, kMaxSeconds, "seconds", true);
+    } else {
+        check.add("batches", "unset",
+                  "a run length: batches (an integer from 1 to " + std::to_string(kMaxBatches) +
+                      ") or seconds (above 0 and at most " + detail::format_number(kMaxSeconds) + ")");
+    }
+}
+
+bool valid_cuda_index(std::string_view text) {
+    unsigned index = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), index);
+    return !text.empty() && result.ec == std::errc{} && result.ptr == text.data() + text.size() &&
+           index <= kMaxCudaIndex;
+}
+
+void check_device(Checker& check, const std::string& device) {
+    const std::string_view text = device;
+    constexpr std::string_view emulated = "emulated:";
+    constexpr std::string_view cuda = "cuda:";
+    const bool ok = text == "emulated" || text == "cuda" ||
+                    (text.starts_with(emulated) && text.size() > emulated.size()) ||
+                    (text.starts_with(cuda) && valid_cuda_index(text.substr(cuda.size())));
+    if (!ok)
+        check.add("device", device.empty() ? "\"\"" : device,
+                  "emulated, emulated:<profile name or file>, cuda, or cuda:<N> with N from 0 to " +
+                      std::to_string(kMaxCudaIndex));
+}
+
+void check_host(Checker& check, const LoaderConfig& config) {
+    if (config.host == HostMode::Modeled && config.is_cuda())
+        check.add("host", to_string(HostMode::Modeled),
+                  "real or unset: modeled host needs the emulated device; the CUDA device always does the host "
+                  "work for real");
+}
+
+bool check_budget_setting(Checker& check, const LoaderConfig& config) {
+    if (!config.pinned_budget_bytes) return true;
+    const std::uint64_t physical = physical_memory_bytes();
+    const std::uint64_t max = physical > 0 ? physical : std::numeric_limits<std::uint64_t>::max();
+    return check.integer("pinned_budget_bytes", *config.pinned_budget_bytes, kMinPinnedBudget, max,
+                         " bytes (" + size_text(kMinPinnedBudget) + " to this machine's physical memory, " +
+                             size_text(physical) + ")");
+}
+
+// The worst-case page-locked footprint must fit the budget: locking more than that is how a
+// data loader takes a machine down.
+void check_pinned_footprint(Checker& check, const LoaderConfig& config) {
+    if (!config.pin_memory) return;
+    const PinnedBound bound = worst_case_pinned(config);
+    const std::uint64_t budget = config.pinned_budget_bytes.value_or(default_pinned_budget());
+    if (bound.bytes() <= budget) return;
+    const std::string value = config.pinned_budget_bytes
+                                  ? std::to_string(budget) + " (" + size_text(budget) + ")"
+                                  : "default (" + size_text(budget) + ", a quarter of physical memory)";
+    check.add("pinned_budget_bytes", value,
+              "a budget that holds what pin_memory would lock: up to " + in_unit(bound.bytes(), kGiB, "GiB") + " (" +
+                  std::to_string(bound.blocks) + " blocks of " + in_unit(bound.block_bytes, kMiB, "MiB") +
+                  "). Page-locked memory cannot be swapped out or moved by the kernel; locking too much starves "
+                  "other processes and the page cache and can bring in the OOM killer. Lower num_workers, "
+                  "prefetch_factor or batch_size, or raise pinned_budget_bytes");
+}
+
+}  // namespace
+
+std::vector<ConfigIssue> find_config_issues(const LoaderConfig& config) {
+    Checker check;
+    const bool batch_size_ok = check.integer("batch_size", config.batch_size, 1, kMaxBatchSize);
+    const bool shape_ok = check_shape(check, config.sample_shape);
+    const bool sizes_ok = batch_size_ok && shape_ok && check_sizes(check, config);
+    const bool workers_ok = check.integer("num_workers", config.num_workers, 0, kMaxWorkers);
+    const bool prefetch_ok = check_prefetch(check, config);
+    check.number("cpu_us_per_sample", config.cpu_us_per_sample, 0, kMaxCpuUsPerSample, "microseconds");
+    check.number("gpu_us_per_batch", config.gpu_us_per_batch, 0, kMaxGpuUsPerBatch, "microseconds");
+    check_run_length(check, config);
+    check_device(check, config.device);
+    check_host(check, config);
+    const bool budget_ok = check_budget_setting(check, config);
+    // The footprint is only meaningful (and only fits in 64 bits) once its inputs are valid.
+    if (sizes_ok && workers_ok && prefetch_ok && budget_ok) check_pinned_footprint(check, config);
+    return check.take();
+}
+
+void validate(const LoaderConfig& config) {
+    auto issues = find_config_issues(config);
+    if (!issues.empty()) throw ConfigError(std::move(issues.front()));
+}
+
+}  // namespace pinscope
