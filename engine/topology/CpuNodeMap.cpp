@@ -20,12 +20,10 @@ CpuNodeMap::CpuNodeMap() {
         numa_nodes_ = std::max(1, nodes);
         for (int n = 0; n < nodes; ++n) {
             hwloc_obj_t node = hwloc_get_obj_by_type(topology, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(n));
-            int cpu = -1;
-            hwloc_bitmap_foreach_begin(cpu, node->cpuset) {
-                if (cpu >= static_cast<int>(node_of_cpu_.size())) node_of_cpu_.resize(static_cast<std::size_t>(cpu) + 1, -1);
+            for (int cpu = hwloc_bitmap_first(node->cpuset); cpu >= 0; cpu = hwloc_bitmap_next(node->cpuset, cpu)) {
+                if (cpu >= cpus()) node_of_cpu_.resize(static_cast<std::size_t>(cpu) + 1, -1);
                 node_of_cpu_[static_cast<std::size_t>(cpu)] = static_cast<std::int16_t>(node->os_index);
             }
-            hwloc_bitmap_foreach_end();
         }
     }
     hwloc_topology_destroy(topology);

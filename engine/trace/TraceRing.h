@@ -71,7 +71,7 @@ public:
                 continue;
             }
             T record;
-            std::memcpy(&record, words.data(), sizeof(T));
+            std::memcpy(static_cast<void*>(&record), words.data(), sizeof(T));
             out.push_back(record);
             ++got;
         }
