@@ -1,0 +1,278 @@
+#include "device/HardwareProfile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "config/ConfigError.h"
+#include "device/EmbeddedProfiles.h"
+
+namespace pinscope {
+
+using nlohmann::json;
+
+namespace detail {
+json read_json_file(const std::string& path);  // defined in config/ConfigJson.cpp
+}  // namespace detail
+
+namespace {
+
+// What a number in a profile may be.
+struct Rule {
+    double lo;
+    bool lo_exclusive;
+    double hi;
+    bool whole;
+    const char* allowed;
+
+    bool accepts(double value) const {
+        return std::isfinite(value) && (lo_exclusive ? value > lo : value >= lo) && value <= hi &&
+               (!whole || std::floor(value) == value);
+    }
+};
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr Rule kRate{0, true, kInf, false, "a number above 0"};
+constexpr Rule kCost{0, false, kInf, false, "a number of at least 0"};
+constexpr Rule kFraction{0, false, 1, false, "a number from 0 to 1"};
+constexpr Rule kCores{1, false, 4096, true, "an integer from 1 to 4096"};
+
+[[noreturn]] void reject(const std::string& field, const std::string& value, const std::string& allowed) {
+    throw ConfigError(ConfigIssue{field, value, allowed});
+}
+
+// A scalar as JSON text; an array or object by its type, as it may be long.
+std::string describe(const json& value) { return value.is_structured() ? value.type_name() : value.dump(); }
+
+// One JSON object of a profile, with the dotted path that error messages name.
+class Reader {
+public:
+    Reader(const json& node, std::string path) : node_(node), path_(std::move(path)) {
+        if (!node_.is_object()) reject(path_, describe(node_), "a JSON object");
+    }
+
+    std::string path_of(const char* key) const { return path_ + "." + key; }
+
+    Reader object(const char* key) const { return Reader(child(key, "a JSON object"), path_of(key)); }
+
+    std::string text(const char* key) const {
+        const json& value = child(key, "a string");
+        if (!value.is_string()) reject(path_of(key), describe(value), "a string");
+        return value.get<std::string>();
+    }
+
+    bool boolean(const char* key) const {
+        const json& value = child(key, "true or false");
+        if (!value.is_boolean()) reject(path_of(key), describe(value), "true or false");
+        return value.get<bool>();
+    }
+
+    double number(const char* key, const Rule& rule) const { return checked(child(key, rule.allowed), path_of(key), rule); }
+
+    // Sizes in bytes: at least one, each above 0 and above the one before.
+    std::vector<double> sizes(const char* key) const {
+        const json& array = array_child(key, "an array of sizes in bytes, increasing");
+        if (array.empty()) reject(path_of(key), "[]", "at least one size in bytes");
+        std::vector<double> sizes;
+        for (std::size_t i = 0; i < array.size(); ++i) {
+            const std::string field = element(key, i);
+            const double size = checked(array[i], field, kRate);
+            if (!sizes.empty() && size <= sizes.back())
+                reject(field, describe(array[i]), "a size above the previous one (" + describe(array[i - 1]) + ")");
+            sizes.push_back(size);
+        }
+        return sizes;
+    }
+
+    // One value per size of `sizes_field`.
+    SizeCurve curve(const char* key, const Rule& rule, const std::vector<double>& sizes,
+                    const std::string& sizes_field) const {
+        const json& array = array_child(key, "an array of numbers, one per size");
+        if (array.size() != sizes.size())
+            reject(path_of(key), std::to_string(array.size()) + " values",
+                   "one value per size in " + sizes_field + " (" + std::to_string(sizes.size()) + ")");
+        SizeCurve curve{sizes, {}};
+        for (std::size_t i = 0; i < array.size(); ++i) curve.values.push_back(checked(array[i], element(key, i), rule));
+        return curve;
+    }
+
+    // An object {sizes_bytes, values} with its own size axis.
+    SizeCurve own_curve(const char* key, const Rule& rule) const {
+        const Reader reader = object(key);
+        return reader.curve("values", rule, reader.sizes("sizes_bytes"), reader.path_of("sizes_bytes"));
+    }
+
+private:
+    const json& child(const char* key, const char* allowed) const {
+        if (!node_.contains(key)) reject(path_of(key), "missing", allowed);
+        return node_.at(key);
+    }
+
+    const json& array_child(const char* key, const char* allowed) const {
+        const json& value = child(key, allowed);
+        if (!value.is_array()) reject(path_of(key), describe(value), allowed);
+        return value;
+    }
+
+    std::string element(const char* key, std::size_t index) const {
+        return path_of(key) + "[" + std::to_string(index) + "]";
+    }
+
+    static double checked(const json& value, const std::string& field, const Rule& rule) {
+        if (!value.is_number() || !rule.accepts(value.get<double>())) reject(field, describe(value), rule.allowed);
+        return value.get<double>();
+    }
+
+    const json& node_;
+    std::string path_;
+};
+
+// Byte counts read best as integers.
+json size_json(double bytes) {
+    if (std::floor(bytes) == bytes && bytes >= 0 && bytes < 0x1p63) return static_cast<std::uint64_t>(bytes);
+    return bytes;
+}
+
+json sizes_json(const std::vector<double>& sizes) {
+    json array = json::array();
+    for (const double size : sizes) array.push_back(size_json(size));
+    return array;
+}
+
+// The file shares one size axis among the copy curves; a curve measured at other sizes is
+// resampled on it (exactly where its sizes are the same).
+json values_at(const SizeCurve& curve, const std::vector<double>& sizes) {
+    json array = json::array();
+    for (const double size : sizes) array.push_back(curve.at(size));
+    return array;
+}
+
+json own_curve_json(const SizeCurve& curve) {
+    return json{{"sizes_bytes", sizes_json(curve.sizes_bytes)}, {"values", curve.values}};
+}
+
+std::string builtin_list() {
+    std::string names;
+    for (const std::string& name : builtin_profile_names()) names += (names.empty() ? "" : ", ") + name;
+    return names;
+}
+
+}  // namespace
+
+double SizeCurve::at(double bytes) const {
+    const std::size_t count = std::min(sizes_bytes.size(), values.size());
+    if (count == 0) return 0;
+    if (!(bytes > sizes_bytes.front())) return values.front();  // NaN lands here too
+    if (bytes >= sizes_bytes[count - 1]) return values[count - 1];
+    const auto upper = std::lower_bound(sizes_bytes.begin(), sizes_bytes.begin() + count, bytes);
+    const auto i = static_cast<std::size_t>(upper - sizes_bytes.begin());
+    if (sizes_bytes[i] == bytes) return values[i];
+    const double lo = std::log2(sizes_bytes[i - 1]);
+    const double t = (std::log2(bytes) - lo) / (std::log2(sizes_bytes[i]) - lo);
+    return values[i - 1] + t * (values[i] - values[i - 1]);
+}
+
+double SizeCurve::scaled_at(double bytes) const {
+    const std::size_t count = std::min(sizes_bytes.size(), values.size());
+    if (count == 0) return 0;
+    if (bytes < sizes_bytes.front()) return values.front() * bytes / sizes_bytes.front();
+    if (bytes > sizes_bytes[count - 1]) return values[count - 1] * bytes / sizes_bytes[count - 1];
+    return at(bytes);
+}
+
+double HardwareProfile::h2d_bytes_per_s(double bytes, bool pinned) const {
+    return (pinned ? h2d_pinned_gb_per_s : h2d_pageable_gb_per_s).at(bytes) * 1e9;
+}
+
+HardwareProfile profile_from_json(const json& json_profile) {
+    const Reader top(json_profile, "profile");
+    HardwareProfile profile;
+    profile.name = top.text("name");
+    if (profile.name.empty()) reject(top.path_of("name"), "\"\"", "a non-empty string");
+    profile.description = top.text("description");
+    profile.source = top.text("source");
+
+    const Reader link = top.object("link");
+    profile.link_name = link.text("name");
+    profile.link_gb_per_s = link.number("theoretical_gb_per_s", kRate);
+
+    const Reader copy = top.object("copy");
+    const std::vector<double> sizes = copy.sizes("sizes_bytes");
+    const std::string sizes_field = copy.path_of("sizes_bytes");
+    profile.h2d_pinned_gb_per_s = copy.curve("h2d_pinned_gb_per_s", kRate, sizes, sizes_field);
+    profile.h2d_pageable_gb_per_s = copy.curve("h2d_pageable_gb_per_s", kRate, sizes, sizes_field);
+    profile.d2h_pinned_gb_per_s = copy.curve("d2h_pinned_gb_per_s", kRate, sizes, sizes_field);
+    profile.d2h_pageable_gb_per_s = copy.curve("d2h_pageable_gb_per_s", kRate, sizes, sizes_field);
+    profile.pageable_hold_fraction = copy.number("pageable_hold_fraction", kFraction);
+    profile.pageable_overlaps_compute = copy.boolean("pageable_overlaps_compute");
+    profile.copy_call_us = copy.number("copy_call_us", kCost);
+
+    profile.device_read_gb_per_s = top.object("compute").number("device_read_gb_per_s", kRate);
+
+    const Reader host = top.object("host");
+    profile.host_cores = static_cast<int>(host.number("cores", kCores));
+    profile.memcpy_gb_per_s = host.number("memcpy_gb_per_s", kRate);
+    profile.memcpy_to_pinned_gb_per_s = host.number("memcpy_to_pinned_gb_per_s", kRate);
+    profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
+    profile.free_host_us = host.own_curve("free_host_us", kCost);
+    profile.host_register_us = host.own_curve("host_register_us", kCost);
+    profile.host_unregister_us = host.own_curve("host_unregister_us", kCost);
+    return profile;
+}
+
+json to_json(const HardwareProfile& profile) {
+    const std::vector<double>& sizes = profile.h2d_pinned_gb_per_s.sizes_bytes;
+    return json{
+        {"name", profile.name},
+        {"description", profile.description},
+        {"source", profile.source},
+        {"link", {{"name", profile.link_name}, {"theoretical_gb_per_s", profile.link_gb_per_s}}},
+        {"copy",
+         {
+             {"sizes_bytes", sizes_json(sizes)},
+             {"h2d_pinned_gb_per_s", values_at(profile.h2d_pinned_gb_per_s, sizes)},
+             {"h2d_pageable_gb_per_s", values_at(profile.h2d_pageable_gb_per_s, sizes)},
+             {"d2h_pinned_gb_per_s", values_at(profile.d2h_pinned_gb_per_s, sizes)},
+             {"d2h_pageable_gb_per_s", values_at(profile.d2h_pageable_gb_per_s, sizes)},
+             {"pageable_hold_fraction", profile.pageable_hold_fraction},
+             {"pageable_overlaps_compute", profile.pageable_overlaps_compute},
+             {"copy_call_us", profile.copy_call_us},
+         }},
+        {"compute", {{"device_read_gb_per_s", profile.device_read_gb_per_s}}},
+        {"host",
+         {
+             {"cores", profile.host_cores},
+             {"memcpy_gb_per_s", profile.memcpy_gb_per_s},
+             {"memcpy_to_pinned_gb_per_s", profile.memcpy_to_pinned_gb_per_s},
+             {"host_alloc_us", own_curve_json(profile.host_alloc_us)},
+             {"free_host_us", own_curve_json(profile.free_host_us)},
+             {"host_register_us", own_curve_json(profile.host_register_us)},
+             {"host_unregister_us", own_curve_json(profile.host_unregister_us)},
+         }},
+    };
+}
+
+std::vector<std::string> builtin_profile_names() {
+    std::vector<std::string> names;
+    for (const EmbeddedFile& file : embedded_profiles()) names.push_back(file.name);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+HardwareProfile load_profile(const std::string& name_or_path) {
+    std::string reason;
+    try {
+        for (const EmbeddedFile& file : embedded_profiles())
+            if (file.name == name_or_path) return profile_from_json(json::parse(file.contents));
+        return profile_from_json(detail::read_json_file(name_or_path));
+    } catch (const std::exception& error) {
+        reason = error.what();
+    }
+    throw ConfigError(ConfigIssue{"device", name_or_path,
+                                  "a built-in profile (" + builtin_list() + ") or a profile JSON file (" + reason + ")"});
+}
+
+}  // namespace pinscope
