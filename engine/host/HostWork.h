@@ -7,19 +7,30 @@
 #include <memory>
 
 #include "config/LoaderConfig.h"
+#include "trace/Span.h"
 
 namespace pinscope {
 
 struct HardwareProfile;
 
+// When a piece of host work ran, on the steady clock.
+struct WorkTimes {
+    TimeNs start = 0;
+    TimeNs end = 0;
+};
+
+// Every call takes `ready`, the time its input was ready (the end of the thread's previous stage,
+// or when the batch or index it works on arrived). Modelled work starts there rather than when the
+// thread got round to it, within a millisecond, so that a busy machine's late wake-ups do not pile
+// up into the model; real work starts when it starts.
 class HostWork {
 public:
     virtual ~HostWork() = default;
     // Writes `count` samples of `sample_bytes` each into `dst`, with `cpu_us` of work per sample.
-    virtual void load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
-                              std::uint64_t first_sample) = 0;
+    virtual WorkTimes load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
+                                   std::uint64_t first_sample, TimeNs ready) = 0;
     // Copies `bytes` from `src` to `dst` (collate into a batch, or pin into page-locked memory).
-    virtual void copy(void* dst, const void* src, std::size_t bytes, bool into_pinned) = 0;
+    virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool into_pinned, TimeNs ready) = 0;
     // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).
     virtual bool touches_memory() const = 0;
 };

@@ -1,5 +1,6 @@
 // Host work modelled from a hardware profile: each piece of work takes one of the profile's cores
 // for the time the profile says, and the thread waits it out. Buffers are never touched.
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
@@ -13,22 +14,29 @@ std::unique_ptr<HostWork> make_real_host_work();
 
 namespace {
 
+constexpr TimeNs kLateness = 1'000'000;  // how late a thread may be and still start at `ready`
+
 // The profiled machine's cores: more busy threads than cores queue for one, as they would there.
 class ModeledCores {
 public:
     explicit ModeledCores(int cores) : free_(cores) {}
-    void run_for(TimeNs duration) {
+    WorkTimes run_for(TimeNs duration, TimeNs ready) {
         {
             std::unique_lock lock(mutex_);
-            freed_.wait(lock, [&] { return free_ > 0; });
+            if (free_ == 0) {
+                freed_.wait(lock, [&] { return free_ > 0; });
+                ready = now_ns();  // it really waited for a core
+            }
             --free_;
         }
-        sleep_until_ns(now_ns() + duration);
+        const TimeNs start = std::max(ready, now_ns() - kLateness);
+        sleep_until_ns(start + duration);
         {
             std::lock_guard lock(mutex_);
             ++free_;
         }
         freed_.notify_one();
+        return {start, start + duration};
     }
 
 private:
@@ -47,14 +55,14 @@ public:
           pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9) {}
 
     // A sample is written once (at memcpy speed) and then worked on for cpu_us.
-    void load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
-                      std::uint64_t) override {
+    WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
+                           TimeNs ready) override {
         const double per_sample_s = static_cast<double>(sample_bytes) / memcpy_bytes_per_s_ + cpu_us * 1e-6;
-        cores_.run_for(seconds_to_ns(per_sample_s * count));
+        return cores_.run_for(seconds_to_ns(per_sample_s * count), ready);
     }
-    void copy(void*, const void*, std::size_t bytes, bool into_pinned) override {
+    WorkTimes copy(void*, const void*, std::size_t bytes, bool into_pinned, TimeNs ready) override {
         const double rate = into_pinned ? pinned_bytes_per_s_ : memcpy_bytes_per_s_;
-        cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate));
+        return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate), ready);
     }
     bool touches_memory() const override { return false; }
 

@@ -26,15 +26,21 @@ void work_on(std::byte* sample, std::size_t bytes, double cpu_us) {
 
 class RealHostWork final : public HostWork {
 public:
-    void load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
-                      std::uint64_t first_sample) override {
+    WorkTimes load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
+                           std::uint64_t first_sample, TimeNs) override {
+        const TimeNs start = now_ns();
         for (std::uint32_t s = 0; s < count; ++s) {
             std::byte* sample = dst + s * sample_bytes;
             fill_sample(sample, sample_bytes, first_sample + s);
             if (cpu_us > 0) work_on(sample, sample_bytes, cpu_us);
         }
+        return {start, now_ns()};
     }
-    void copy(void* dst, const void* src, std::size_t bytes, bool) override { std::memcpy(dst, src, bytes); }
+    WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool, TimeNs) override {
+        const TimeNs start = now_ns();
+        std::memcpy(dst, src, bytes);
+        return {start, now_ns()};
+    }
     bool touches_memory() const override { return true; }
 };
 

@@ -18,21 +18,21 @@ std::size_t round_to_pages(std::size_t bytes) { return (bytes + page_size() - 1)
 
 }  // namespace
 
-PinnedAllocation map_locked(std::size_t bytes) {
+PinnedAllocation map_locked(std::size_t bytes, LockTiming timing) {
     const std::size_t length = round_to_pages(bytes);
     void* ptr = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (ptr == MAP_FAILED)
         throw DeviceError("mmap of " + std::to_string(length) + " bytes failed: " + std::strerror(errno));
-    // mlock faults every page in, as cudaHostAlloc does.
-    const bool locked = mlock(ptr, length) == 0;
-    return PinnedAllocation{ptr, length, locked};
+    return PinnedAllocation{ptr, length, lock_range(ptr, length, timing)};
 }
 
 void unmap_locked(const PinnedAllocation& allocation) {
     if (allocation.ptr != nullptr) munmap(allocation.ptr, round_to_pages(allocation.bytes));
 }
 
-bool lock_range(void* ptr, std::size_t bytes) { return mlock(ptr, bytes) == 0; }
+bool lock_range(void* ptr, std::size_t bytes, LockTiming timing) {
+    return (timing == LockTiming::Now ? mlock(ptr, bytes) : mlock2(ptr, bytes, MLOCK_ONFAULT)) == 0;
+}
 
 void unlock_range(void* ptr, std::size_t bytes) { munlock(ptr, bytes); }
 

@@ -10,10 +10,14 @@
 
 namespace pinscope {
 
+// Now: every page is faulted in and locked before the call returns (what cudaHostAlloc does).
+// OnFault: the range counts as locked at once, pages are locked as they are first touched.
+enum class LockTiming { Now, OnFault };
+
 // Throws DeviceError when the memory cannot be mapped at all.
-PinnedAllocation map_locked(std::size_t bytes);
+PinnedAllocation map_locked(std::size_t bytes, LockTiming timing = LockTiming::Now);
 void unmap_locked(const PinnedAllocation& allocation);
-bool lock_range(void* ptr, std::size_t bytes);
+bool lock_range(void* ptr, std::size_t bytes, LockTiming timing = LockTiming::Now);
 void unlock_range(void* ptr, std::size_t bytes);
 
 // RLIMIT_MEMLOCK's soft limit in bytes; UINT64_MAX when unlimited.

@@ -14,6 +14,7 @@ struct Batch {
     std::size_t bytes = 0;
     PageableBuffer pageable;            // the collated batch, until it is pinned (or registered)
     std::optional<PinnedBlock> pinned;  // where the copy reads from once pinned
+    TimeNs ready_at = 0;                // when its last host stage ended
 
     HostSource source() const {
         if (pinned) return {pinned->ptr, bytes, true};

@@ -1,41 +1,57 @@
 #include "pipeline/BatchBuilder.h"
 
+#include <algorithm>
+
 #include "clock/SteadyClock.h"
 
 namespace pinscope {
+namespace {
+
+// Page-locked allocation happens between stages; if it made the thread wait, the next stage's
+// input was ready no earlier than when it returned.
+TimeNs ready_after(TimeNs ready, TimeNs before_alloc) {
+    constexpr TimeNs kNoticeable = 50'000;
+    const TimeNs now = now_ns();
+    return now - before_alloc > kNoticeable ? std::max(ready, now) : ready;
+}
+
+}  // namespace
 
 BatchBuilder::BatchBuilder(const LoaderConfig& config, HostWork& host, PinnedPool& pool,
                            const std::atomic<bool>& stop)
     : config_(config), host_(host), pool_(pool), stop_(stop) {}
 
-std::optional<Batch> BatchBuilder::build(std::uint64_t index, LaneRecorder& recorder) {
+std::optional<Batch> BatchBuilder::build(std::uint64_t index, TimeNs ready, LaneRecorder& recorder) {
     if (host_.touches_memory() && !samples_) samples_ = allocate_pageable(config_.batch_bytes());
     Batch batch;
     batch.index = index;
     batch.bytes = config_.batch_bytes();
     const bool into_pinned = config_.pin_memory && config_.pin_mode == PinMode::Worker;
+    ready = std::max(ready, last_end_);
     if (into_pinned) {
+        const TimeNs before = now_ns();
         batch.pinned = pool_.allocate(batch.bytes, stop_, &recorder, index);
         if (!batch.pinned) return std::nullopt;
+        ready = ready_after(ready, before);
     } else {
         batch.pageable = allocate_pageable(batch.bytes);
     }
 
-    TimeNs start = now_ns();
-    host_.load_samples(samples_.get(), config_.sample_bytes(), config_.batch_size, config_.cpu_us_per_sample,
-                       index * config_.batch_size);
-    TimeNs end = now_ns();
-    recorder.record(Stage::Load, index, batch.bytes, start, end);
+    const WorkTimes load = host_.load_samples(samples_.get(), config_.sample_bytes(), config_.batch_size,
+                                              config_.cpu_us_per_sample, index * config_.batch_size,
+                                              ready);
+    recorder.record(Stage::Load, index, batch.bytes, load.start, load.end);
 
-    start = end;
     void* destination = into_pinned ? batch.pinned->ptr : static_cast<void*>(batch.pageable.get());
-    host_.copy(destination, samples_.get(), batch.bytes, into_pinned);
-    recorder.record(Stage::Collate, index, batch.bytes, start, now_ns());
+    const WorkTimes collate = host_.copy(destination, samples_.get(), batch.bytes, into_pinned, load.end);
+    recorder.record(Stage::Collate, index, batch.bytes, collate.start, collate.end);
+    batch.ready_at = last_end_ = collate.end;
     return batch;
 }
 
 bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
     if (batch.pinned) return true;
+    const TimeNs before = now_ns();
     switch (config_.pin_mode) {
         case PinMode::Register:
             // Locked in place: no copy, but the registration itself costs (recorded as the pin).
@@ -50,9 +66,10 @@ bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
             break;
     }
     if (!batch.pinned) return false;
-    const TimeNs start = now_ns();
-    host_.copy(batch.pinned->ptr, batch.pageable.get(), batch.bytes, true);
-    recorder.record(Stage::Pin, batch.index, batch.bytes, start, now_ns());
+    const WorkTimes pin = host_.copy(batch.pinned->ptr, batch.pageable.get(), batch.bytes, true,
+                                     ready_after(std::max(batch.ready_at, last_end_), before));
+    recorder.record(Stage::Pin, batch.index, batch.bytes, pin.start, pin.end);
+    batch.ready_at = last_end_ = pin.end;
     batch.pageable.reset();
     return true;
 }

@@ -17,8 +17,8 @@ public:
     BatchBuilder(const LoaderConfig& config, HostWork& host, PinnedPool& pool, const std::atomic<bool>& stop);
 
     // Load and collate: into pageable memory, or with pin mode "worker" straight into a pool block.
-    // nullopt when stopped while waiting for pinned memory.
-    std::optional<Batch> build(std::uint64_t index, LaneRecorder& recorder);
+    // `ready` is when the index arrived. nullopt when stopped while waiting for pinned memory.
+    std::optional<Batch> build(std::uint64_t index, TimeNs ready, LaneRecorder& recorder);
     // The pin stage for a pageable batch: copy into a pool block or a fresh page-locked allocation,
     // or register the batch's own buffer in place. False when stopped while waiting.
     bool pin(Batch& batch, LaneRecorder& recorder);
@@ -29,6 +29,7 @@ private:
     PinnedPool& pool_;
     const std::atomic<bool>& stop_;
     PageableBuffer samples_;  // where samples are loaded before collate (real host work only)
+    TimeNs last_end_ = 0;     // this thread's previous stage ended here
 };
 
 }  // namespace pinscope

@@ -29,7 +29,7 @@ LoaderPipeline::~LoaderPipeline() {
 
 void LoaderPipeline::start_threads() {
     for (std::uint16_t w = 0; w < config_.num_workers; ++w) {
-        index_queues_.push_back(std::make_unique<BlockingQueue<std::uint64_t>>());
+        index_queues_.push_back(std::make_unique<BlockingQueue<IndexSent>>());
     }
     for (std::uint16_t w = 0; w < config_.num_workers; ++w) threads_.emplace_back(&LoaderPipeline::worker_main, this, w);
     if (config_.pins_in_pin_thread()) threads_.emplace_back(&LoaderPipeline::pin_thread_main, this);
@@ -63,9 +63,9 @@ void LoaderPipeline::worker_main(std::uint16_t worker) {
     LaneRecorder recorder(trace_, {LaneKind::Worker, worker});
     BatchBuilder builder(config_, host_, pool_, stopping_);
     try {
-        while (auto index = index_queues_[worker]->pop()) {
+        while (auto sent = index_queues_[worker]->pop()) {
             if (stopping_) break;
-            auto batch = builder.build(*index, recorder);
+            auto batch = builder.build(sent->index, sent->sent_at, recorder);
             if (!batch) break;
             results_.push(std::move(*batch));
         }
@@ -90,7 +90,7 @@ void LoaderPipeline::pin_thread_main() {
 
 void LoaderPipeline::send(std::uint64_t index) {
     // Round robin over the workers, as PyTorch's _try_put_index does.
-    index_queues_[(index - first_batch_) % config_.num_workers]->push(index);
+    index_queues_[(index - first_batch_) % config_.num_workers]->push({index, now_ns()});
     ++sent_;
     gauges_.in_flight = static_cast<std::int64_t>(sent_ - first_batch_ - taken_);
 }
@@ -129,7 +129,7 @@ std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomi
             BatchBuilder builder(config_, host_, pool_, stopping_);
             while (may_send()) {
                 const std::uint64_t index = sent_++;
-                auto batch = builder.build(index, consumer_);
+                auto batch = builder.build(index, now_ns(), consumer_);
                 if (!batch || (config_.pin_memory && !builder.pin(*batch, consumer_))) break;
                 consume(std::move(*batch));
             }
@@ -140,8 +140,8 @@ std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomi
                 const TimeNs start = now_ns();
                 auto batch = take_next();
                 if (!batch) break;  // a thread failed
-                const TimeNs end = now_ns();
-                if (end - start >= kShortestRecordedWait) consumer_.record(Stage::Wait, batch->index, 0, start, end);
+                // Recorded even when short: its end is when the consumer took the batch.
+                consumer_.record(Stage::Wait, batch->index, 0, start, now_ns());
                 if (may_send()) send(sent_);
                 consume(std::move(*batch));
             }

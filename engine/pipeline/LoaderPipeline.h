@@ -69,7 +69,11 @@ private:
     std::mutex error_mutex_;
     std::exception_ptr error_;
 
-    std::vector<std::unique_ptr<BlockingQueue<std::uint64_t>>> index_queues_;
+    struct IndexSent {
+        std::uint64_t index;
+        TimeNs sent_at;
+    };
+    std::vector<std::unique_ptr<BlockingQueue<IndexSent>>> index_queues_;
     BlockingQueue<Batch> results_;  // workers -> pin thread (or -> consumer without a pin thread)
     BlockingQueue<Batch> ready_;    // pin thread -> consumer
     std::vector<std::thread> threads_;

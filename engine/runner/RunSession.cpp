@@ -189,7 +189,7 @@ void RunSession::observer_main() {
         }
         const TimeNs now = now_ns();
         sample_counters(now);
-        observe(now);
+        observe();
         if (done) return;
         std::this_thread::sleep_for(kObservePeriod);
     }
@@ -213,7 +213,7 @@ void RunSession::sample_counters(TimeNs now) {
     trace_->add(Counter::H2DGbPerS, now, rate);  // bytes per ns = GB/s
 }
 
-void RunSession::observe(TimeNs) {
+void RunSession::observe() const {
     std::lock_guard lock(state_mutex_);
     delta_.clear();
     reader_.poll(delta_);
@@ -226,6 +226,7 @@ void RunSession::observe(TimeNs) {
 }
 
 RunSummary RunSession::summary() const {
+    observe();  // take in what the trace holds now, so that a summary after the end is final
     RunSummary s;
     s.config = config();
     s.device = device_info();

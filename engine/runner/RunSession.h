@@ -38,7 +38,7 @@ private:
     void engine_main();
     void run_segments();
     void observer_main();
-    void observe(TimeNs now);
+    void observe() const;
     void sample_counters(TimeNs now);
     void message(Severity severity, const std::string& text);
     std::uint64_t budget_of(const LoaderConfig& config) const;
@@ -66,10 +66,10 @@ private:
     std::condition_variable ended_;
     bool engine_done_ = false;
     TimeNs end_time_ = 0;
-    TraceReader reader_;
-    TraceDelta delta_;
-    MetricsTracker metrics_;
-    RunRecord record_;
+    mutable TraceReader reader_;
+    mutable TraceDelta delta_;
+    mutable MetricsTracker metrics_;
+    mutable RunRecord record_;
     std::vector<std::string> warnings_;
     std::string error_;
     std::deque<std::pair<TimeNs, std::uint64_t>> h2d_history_;

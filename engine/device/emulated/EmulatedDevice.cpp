@@ -26,28 +26,36 @@ void EmulatedDevice::hold_for_modeled_cost(TimeNs start, double cost_us) const {
     if (host_ == HostMode::Modeled) sleep_until_ns(start + us_to_ns(cost_us));
 }
 
+LockTiming EmulatedDevice::lock_timing() const {
+    return host_ == HostMode::Modeled ? LockTiming::OnFault : LockTiming::Now;
+}
+
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
     const TimeNs start = now_ns();
-    PinnedAllocation allocation = map_locked(bytes);
+    PinnedAllocation allocation = map_locked(bytes, lock_timing());
+    if (lock_timing() == LockTiming::OnFault) populator_.populate(allocation.ptr, allocation.bytes);
     hold_for_modeled_cost(start, profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)));
     return allocation;
 }
 
 void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
     const TimeNs start = now_ns();
+    populator_.forget(allocation.ptr);
     unmap_locked(allocation);
     hold_for_modeled_cost(start, profile_.free_host_us.scaled_at(static_cast<double>(allocation.bytes)));
 }
 
 bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
     const TimeNs start = now_ns();
-    const bool locked = lock_range(ptr, bytes);
+    const bool locked = lock_range(ptr, bytes, lock_timing());
+    if (lock_timing() == LockTiming::OnFault) populator_.populate(ptr, bytes);
     hold_for_modeled_cost(start, profile_.host_register_us.scaled_at(static_cast<double>(bytes)));
     return locked;
 }
 
 void EmulatedDevice::unregister_host(void* ptr, std::size_t bytes) {
     const TimeNs start = now_ns();
+    populator_.forget(ptr);
     unlock_range(ptr, bytes);
     hold_for_modeled_cost(start, profile_.host_unregister_us.scaled_at(static_cast<double>(bytes)));
 }

@@ -7,7 +7,8 @@
 // size / bandwidth(size, pinned); a kernel starts after its copy and the previous kernel, and lasts
 // its read of the batch plus the configured time. An operation is complete once the host clock
 // passes its modelled end. A pageable copy holds the caller while the driver would stage it.
-// Page-locked memory is real (mmap + mlock); with the host modelled its cost is the profile's.
+// Page-locked memory is real (mmap + mlock); with the host modelled its cost is the profile's and
+// the pages are faulted in behind the caller's back.
 #include <deque>
 #include <mutex>
 #include <unordered_map>
@@ -15,6 +16,8 @@
 #include "config/LoaderConfig.h"
 #include "device/Device.h"
 #include "device/HardwareProfile.h"
+#include "memory/PageLockedMemory.h"
+#include "memory/PagePopulator.h"
 
 namespace pinscope {
 
@@ -42,8 +45,11 @@ private:
     void hold_for_modeled_cost(TimeNs start, double cost_us) const;
     TimeNs end_of(OpId op) const;  // caller holds mutex_
 
+    LockTiming lock_timing() const;
+
     HardwareProfile profile_;
     HostMode host_;
+    PagePopulator populator_;
     mutable std::mutex mutex_;
     OpId next_op_ = 1;
     TimeNs copy_engine_free_at_ = 0;

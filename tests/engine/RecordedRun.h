@@ -1,0 +1,58 @@
+#pragma once
+// Runs a configuration to its end on the emulated device and returns everything it recorded.
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "config/LoaderConfig.h"
+#include "runner/Runner.h"
+
+namespace pinscope::test {
+
+inline RunRecord run_to_end(const LoaderConfig& config, RunnerOptions options = {}) {
+    options.keep_record = true;
+    Runner runner(std::move(options));
+    runner.start(config);
+    runner.wait();
+    runner.stop();
+    return runner.record();
+}
+
+// A small, quick configuration: 4 x 3x32x32 f32 batches (48 KiB) with the host modelled.
+inline LoaderConfig small_config(std::uint32_t workers, bool pin_memory, std::uint64_t batches = 60) {
+    LoaderConfig config;
+    config.batch_size = 4;
+    config.sample_shape = {3, 32, 32};
+    config.num_workers = workers;
+    config.pin_memory = pin_memory;
+    config.cpu_us_per_sample = 50;
+    config.gpu_us_per_batch = 200;
+    config.batches = batches;
+    config.seconds.reset();
+    return config;
+}
+
+inline std::vector<std::uint64_t> batches_of(const RunRecord& record, Stage stage) {
+    std::vector<std::uint64_t> out;
+    for (const Span& span : record.spans)
+        if (span.stage == stage) out.push_back(span.batch);
+    return out;
+}
+
+// Bytes this process has locked (VmLck in /proc/self/status).
+inline std::uint64_t locked_bytes() {
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmLck:") {
+            std::uint64_t kib = 0;
+            status >> kib;
+            return kib * 1024;
+        }
+        std::getline(status, key);
+    }
+    return 0;
+}
+
+}  // namespace pinscope::test

@@ -1,0 +1,173 @@
+// The runner's life cycle: runs end by length, stop and errors free every pinned block, and a
+// reconfiguration while running loses no batch.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <numeric>
+#include <thread>
+
+#include "clock/SteadyClock.h"
+#include "config/ConfigError.h"
+#include "device/emulated/EmulatedDevice.h"
+#include "engine/RecordedRun.h"
+
+namespace pinscope {
+namespace {
+
+using namespace std::chrono_literals;
+using test::batches_of;
+using test::small_config;
+
+bool contiguous_from_zero(const std::vector<std::uint64_t>& batches) {
+    for (std::size_t i = 0; i < batches.size(); ++i)
+        if (batches[i] != i) return false;
+    return true;
+}
+
+TEST(Runner, RunBySecondsEndsOnTime) {
+    LoaderConfig config = small_config(2, true);
+    config.batches.reset();
+    config.seconds = 0.5;
+    Runner runner;
+    const TimeNs start = now_ns();
+    runner.start(config);
+    runner.wait();
+    const double took = static_cast<double>(now_ns() - start) / 1e9;
+    EXPECT_GE(took, 0.5);
+    EXPECT_LT(took, 2.0);
+    EXPECT_FALSE(runner.running());
+    EXPECT_GT(runner.summary().metrics.batches, 10u);
+}
+
+TEST(Runner, RejectsAnInvalidConfigurationBeforeStarting) {
+    LoaderConfig config = small_config(0, true);
+    config.prefetch_factor = 2;
+    Runner runner;
+    EXPECT_THROW(runner.start(config), ConfigError);
+    EXPECT_FALSE(runner.running());
+}
+
+TEST(Runner, StopFreesEveryPinnedBlock) {
+    const std::uint64_t locked_before = test::locked_bytes();
+    LoaderConfig config = small_config(4, true);
+    config.batches.reset();
+    config.seconds = 60;
+    RunnerOptions options;
+    options.keep_record = true;
+    Runner runner(options);
+    runner.start(config);
+    std::this_thread::sleep_for(300ms);
+    EXPECT_TRUE(runner.running());
+    EXPECT_GT(runner.summary().pinned.reserved_bytes.current, 0);
+    runner.stop();
+    EXPECT_FALSE(runner.running());
+    const RunSummary summary = runner.summary();
+    EXPECT_EQ(summary.pinned.reserved_bytes.current, 0);
+    EXPECT_EQ(summary.pinned.allocated_bytes.current, 0);
+    EXPECT_EQ(test::locked_bytes(), locked_before);
+    // Stopping drains: every batch sent was delivered.
+    EXPECT_TRUE(contiguous_from_zero(batches_of(runner.record(), Stage::Compute)));
+}
+
+TEST(Runner, ReconfigureWhileRunningLosesNoBatchAndLeaksNothing) {
+    const std::uint64_t locked_before = test::locked_bytes();
+    LoaderConfig config = small_config(4, false);
+    config.batches.reset();
+    config.seconds = 60;
+    RunnerOptions options;
+    options.keep_record = true;
+    Runner runner(options);
+    runner.start(config);
+    std::this_thread::sleep_for(250ms);
+
+    LoaderConfig pinned = config;
+    pinned.pin_memory = true;
+    runner.reconfigure(pinned);
+    std::this_thread::sleep_for(250ms);
+
+    LoaderConfig fewer = pinned;
+    fewer.num_workers = 2;
+    fewer.pin_mode = PinMode::Worker;
+    fewer.batch_size = 8;
+    runner.reconfigure(fewer);
+    std::this_thread::sleep_for(250ms);
+    runner.stop();
+
+    const RunRecord record = runner.record();
+    ASSERT_TRUE(record.summary.error.empty()) << record.summary.error;
+    const auto computed = batches_of(record, Stage::Compute);
+    EXPECT_GT(computed.size(), 30u);
+    EXPECT_TRUE(contiguous_from_zero(computed));
+    EXPECT_TRUE(contiguous_from_zero(batches_of(record, Stage::H2D)));
+    EXPECT_EQ(record.summary.reconfigurations, 2u);
+    EXPECT_EQ(record.summary.config, fewer);
+
+    std::vector<std::string> texts;
+    for (const Marker& m : record.markers) texts.push_back(m.text);
+    ASSERT_EQ(texts.size(), 2u);
+    EXPECT_NE(texts[0].find("pin_memory: off -> on"), std::string::npos) << texts[0];
+    EXPECT_NE(texts[1].find("num_workers: 4 -> 2"), std::string::npos) << texts[1];
+    // The second configuration's batches are 8 samples: spans after the marker say so.
+    const TimeNs second_marker = record.markers[1].time;
+    for (const Span& span : record.spans)
+        if (span.stage == Stage::Load && span.start > second_marker) { EXPECT_EQ(span.bytes, 8u * 3 * 32 * 32 * 4); }
+
+    EXPECT_EQ(record.summary.pinned.reserved_bytes.current, 0);
+    EXPECT_EQ(test::locked_bytes(), locked_before);
+}
+
+// An emulated device whose copy engine fails on the Nth copy, as a CUDA error would.
+class FailingDevice final : public Device {
+public:
+    FailingDevice(int fail_at) : inner_(load_profile(kDefaultProfile), HostMode::Modeled), fail_at_(fail_at) {}
+    DeviceInfo info() const override { return inner_.info(); }
+    void prepare(std::size_t bytes) override { inner_.prepare(bytes); }
+    PinnedAllocation allocate_pinned(std::size_t bytes) override { return inner_.allocate_pinned(bytes); }
+    void free_pinned(const PinnedAllocation& a) override { inner_.free_pinned(a); }
+    bool register_host(void* p, std::size_t b) override { return inner_.register_host(p, b); }
+    void unregister_host(void* p, std::size_t b) override { inner_.unregister_host(p, b); }
+    OpId copy_to_device(const HostSource& source, std::uint64_t batch) override {
+        if (++copies_ == fail_at_)
+            throw DeviceError("cudaMemcpyAsync on emulated test device: injected failure (an illegal address)");
+        return inner_.copy_to_device(source, batch);
+    }
+    OpId launch_compute(OpId after, std::uint64_t batch, double us) override { return inner_.launch_compute(after, batch, us); }
+    bool is_complete(OpId op) override { return inner_.is_complete(op); }
+    void wait(OpId op) override { inner_.wait(op); }
+    void collect_completed(std::vector<CompletedOp>& out) override { inner_.collect_completed(out); }
+    void synchronize() override { inner_.synchronize(); }
+
+private:
+    EmulatedDevice inner_;
+    int fail_at_;
+    int copies_ = 0;
+};
+
+TEST(Runner, DeviceFailureStopsCleanlyAndTheNextRunWorks) {
+    const std::uint64_t locked_before = test::locked_bytes();
+    std::vector<std::string> errors;
+    RunnerOptions options;
+    options.keep_record = true;
+    options.make_device = [](const LoaderConfig&) { return std::make_unique<FailingDevice>(10); };
+    options.messages = [&](Severity s, const std::string& text) {
+        if (s == Severity::Error) errors.push_back(text);
+    };
+    Runner runner(options);
+    runner.start(small_config(4, true, 200));
+    runner.wait();
+    const RunSummary failed = runner.summary();
+    EXPECT_NE(failed.error.find("injected failure"), std::string::npos) << failed.error;
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("cudaMemcpyAsync"), std::string::npos);
+    EXPECT_EQ(failed.pinned.reserved_bytes.current, 0);
+    EXPECT_EQ(test::locked_bytes(), locked_before);
+
+    Runner fresh;
+    fresh.start(small_config(4, true, 40));
+    fresh.wait();
+    EXPECT_TRUE(fresh.summary().error.empty());
+    EXPECT_EQ(fresh.summary().metrics.batches, 40u);
+}
+
+}  // namespace
+}  // namespace pinscope
