@@ -51,7 +51,9 @@ TEST_P(PipelineShapes, KeepsAtMostWorkersTimesPrefetchInFlight) {
         // Nothing is prefetched: each load starts after the previous batch went to the device.
         TimeNs previous_copy_issued = 0;
         for (const Span& span : record.spans) {
-            if (span.stage == Stage::Load) EXPECT_GE(span.start, previous_copy_issued);
+            if (span.stage == Stage::Load) {
+                EXPECT_GE(span.start, previous_copy_issued);
+            }
             if (span.stage == Stage::Collate) previous_copy_issued = span.end;
         }
         return;
