@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The two commands of the README, for a fresh Debian 12 machine:
+#   ./pinscope.sh run    install what is missing, build, and run pinscope
+#   ./pinscope.sh test   install what is missing, build with ASan + UBSan, and run every test
+# Also: ./pinscope.sh deps (install only), ./pinscope.sh build PRESET (dev, release, asan, tsan).
+set -euo pipefail
+cd "$(dirname "$(readlink -f "$0")")"
+
+packages=(build-essential cmake ninja-build pkg-config git libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev
+          libgtest-dev libgmock-dev)
+
+deps() {
+    local missing=()
+    for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "pinscope: installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+    cmake --preset "$1" >/dev/null
+    cmake --build --preset "$1" -j "$(nproc)"
+}
+
+case "${1:-}" in
+    deps) deps ;;
+    build) deps; build "${2:-dev}" ;;
+    run)
+        deps
+        build release
+        shift
+        exec build/release/app/cli/pinscope-cli run "$@"
+        ;;
+    test)
+        deps
+        build asan
+        ctest --preset asan
+        ;;
+    *) sed -n 2,6p "$0"; exit 2 ;;
+esac
