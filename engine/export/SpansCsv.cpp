@@ -10,12 +10,14 @@ std::string known_or_empty(std::int16_t value) {
     return value < 0 ? std::string() : std::to_string(value);
 }
 
+// Numbers go through to_string and format_fixed, not the stream, so a locale that groups digits
+// cannot break the columns.
 void write_row(std::ostream& out, const Span& span, TimeNs origin) {
     const auto gb_per_s = span_gb_per_s(span);
-    out << span.batch << ',' << to_string(span.stage) << ',' << lane_kind_token(span.lane.kind) << ','
-        << span.lane.index << ',' << format_time_us(span.start, origin) << ','
+    out << std::to_string(span.batch) << ',' << to_string(span.stage) << ',' << lane_kind_token(span.lane.kind)
+        << ',' << std::to_string(span.lane.index) << ',' << format_time_us(span.start, origin) << ','
         << format_time_us(span.end, origin) << ',' << format_time_us(span.end, span.start) << ','
-        << span.bytes << ',' << (gb_per_s ? format_fixed(*gb_per_s, 3) : std::string()) << ','
+        << std::to_string(span.bytes) << ',' << (gb_per_s ? format_fixed(*gb_per_s, 3) : std::string()) << ','
         << known_or_empty(span.cpu) << ',' << known_or_empty(span.numa_node) << '\n';
 }
 

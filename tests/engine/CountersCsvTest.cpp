@@ -1,3 +1,4 @@
+#include <locale>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -57,6 +58,19 @@ TEST(CountersCsv, ValuesRoundTripExactly) {
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[1][0], "2.500000");
     EXPECT_EQ(std::stod(rows[1][1 + static_cast<int>(Counter::H2DGbPerS)]), rate);
+}
+
+TEST(CountersCsv, StreamLocaleDoesNotChangeTheNumbers) {
+    struct GroupingPunct : std::numpunct<char> {
+        char do_thousands_sep() const override { return ','; }
+        std::string do_grouping() const override { return "\3"; }
+    };
+    std::ostringstream out;
+    out.imbue(std::locale(std::locale::classic(), new GroupingPunct));
+    write_counters_csv(out, test::sample_counters(), test::kOrigin);
+    const Rows rows = test::parse_csv(out.str());
+    for (const auto& row : rows) ASSERT_EQ(row.size(), 1u + kCounterCount);
+    EXPECT_EQ(rows.back()[1], "2097152");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <locale>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -128,6 +129,21 @@ TEST(SpansCsv, RateOnlyForSpansWithBytesAndDuration) {
     }
     // 1 MB in 20.25 us.
     EXPECT_EQ(field(row_of(rows, spans[1]), "gb_per_s"), "49.383");
+}
+
+// A locale that writes 1000000 as "1,000,000".
+struct GroupingPunct : std::numpunct<char> {
+    char do_thousands_sep() const override { return ','; }
+    std::string do_grouping() const override { return "\3"; }
+};
+
+TEST(SpansCsv, StreamLocaleDoesNotChangeTheNumbers) {
+    std::ostringstream out;
+    out.imbue(std::locale(std::locale::classic(), new GroupingPunct));
+    write_spans_csv(out, test::sample_spans(), test::kOrigin);
+    const Rows rows = test::parse_csv(out.str());
+    for (const auto& row : rows) ASSERT_EQ(row.size(), kHeader.size());
+    EXPECT_EQ(field(row_of(rows, test::sample_spans()[1]), "bytes"), "1000000");
 }
 
 }  // namespace
