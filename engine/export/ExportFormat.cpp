@@ -1,0 +1,74 @@
+#include "export/ExportFormat.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+namespace pinscope {
+
+double relative_us(TimeNs time, TimeNs origin) {
+    return static_cast<double>(time - origin) / 1e3;
+}
+
+double relative_s(TimeNs time, TimeNs origin) {
+    return static_cast<double>(time - origin) / 1e9;
+}
+
+std::string format_fixed(double value, int decimals) {
+    std::array<char, 64> buffer{};
+    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                      std::chars_format::fixed, decimals);
+    // Only values beyond 1e60 overflow the buffer; fall back to scientific notation for those.
+    if (result.ec != std::errc{}) return format_shortest(value);
+    return {buffer.data(), result.ptr};
+}
+
+std::string format_shortest(double value) {
+    std::array<char, 64> buffer{};
+    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    return {buffer.data(), result.ptr};
+}
+
+std::string format_time_us(TimeNs time, TimeNs origin) {
+    return format_fixed(relative_us(time, origin), 3);
+}
+
+std::string format_time_s(TimeNs time, TimeNs origin) {
+    return format_fixed(relative_s(time, origin), 6);
+}
+
+std::string json_text(const nlohmann::json& value, int indent) {
+    return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<double> span_gb_per_s(const Span& span) {
+    if (span.bytes == 0 || span.duration() <= 0) return std::nullopt;
+    // bytes per nanosecond is GB/s.
+    return static_cast<double>(span.bytes) / static_cast<double>(span.duration());
+}
+
+std::string lane_kind_token(LaneKind kind) {
+    std::string token(to_string(kind));
+    std::replace(token.begin(), token.end(), ' ', '_');
+    return token;
+}
+
+bool lane_less(Lane a, Lane b) {
+    return std::tuple(a.kind, a.index) < std::tuple(b.kind, b.index);
+}
+
+std::vector<const Span*> spans_in_export_order(const std::vector<Span>& spans) {
+    std::vector<const Span*> ordered;
+    ordered.reserve(spans.size());
+    for (const Span& span : spans) ordered.push_back(&span);
+    std::stable_sort(ordered.begin(), ordered.end(), [](const Span* a, const Span* b) {
+        if (a->start != b->start) return a->start < b->start;
+        return lane_less(a->lane, b->lane);
+    });
+    return ordered;
+}
+
+}  // namespace pinscope

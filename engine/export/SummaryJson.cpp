@@ -1,0 +1,174 @@
+#include "export/SummaryJson.h"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "BuildConfig.h"
+#include "config/ConfigJson.h"
+#include "export/ExportFormat.h"
+
+namespace pinscope {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint64_t>::max();
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGiB = kMiB * 1024.0;
+constexpr std::size_t kMaxWarningLines = 5;
+
+// Ratios of measured times can overshoot 1 by rounding; a fraction is shown as one.
+double fraction(double value) { return std::clamp(value, 0.0, 1.0); }
+
+json pool_stat_json(const PoolStat& stat) {
+    return {{"current", stat.current}, {"peak", stat.peak}, {"allocated", stat.allocated}, {"freed", stat.freed}};
+}
+
+json duration_stat_json(const DurationStat& stat) {
+    const double avg = stat.count > 0 ? stat.total_us / static_cast<double>(stat.count) : 0.0;
+    return {{"total", stat.total_us}, {"max", stat.max_us}, {"count", stat.count}, {"avg", avg}};
+}
+
+json pinned_json(const PoolStats& stats) {
+    return {
+        {"allocation", pool_stat_json(stats.allocation)},
+        {"segment", pool_stat_json(stats.segment)},
+        {"allocated_bytes", pool_stat_json(stats.allocated_bytes)},
+        {"reserved_bytes", pool_stat_json(stats.reserved_bytes)},
+        {"num_host_alloc", stats.num_host_alloc},
+        {"num_host_free", stats.num_host_free},
+        {"host_alloc_time_us", duration_stat_json(stats.host_alloc_time)},
+        {"host_free_time_us", duration_stat_json(stats.host_free_time)},
+        {"cache_hits", stats.cache_hits},
+        {"budget_waits", stats.budget_waits},
+        {"budget_bytes", stats.budget_bytes},
+        {"locked", stats.locked},
+    };
+}
+
+json device_json(const DeviceInfo& device) {
+    return {{"kind", device.kind}, {"name", device.name}, {"profile", device.profile}, {"detail", device.detail}};
+}
+
+std::string mib(double bytes) { return format_fixed(bytes / kMiB, 1) + " MiB"; }
+std::string gib(double bytes) { return format_fixed(bytes / kGiB, 1) + " GiB"; }
+std::string percent(double value) { return format_fixed(100.0 * fraction(value), 1) + " %"; }
+std::string on_off(bool value) { return value ? "on" : "off"; }
+
+std::string memlock_text(std::uint64_t limit) {
+    return limit == kUnlimited ? "unlimited" : mib(static_cast<double>(limit));
+}
+
+std::string device_line(const RunSummary& summary) {
+    const DeviceInfo& device = summary.device;
+    std::string line = device.kind + ": " + device.name;
+    if (!device.profile.empty()) line += " (profile " + device.profile + ")";
+    if (!device.detail.empty()) line += ", " + device.detail;
+    return line + ", host " + to_string(summary.host);
+}
+
+std::string config_line(const LoaderConfig& config) {
+    std::string line = "batch " + std::to_string(config.batch_size) + "x" + shape_to_string(config.sample_shape) +
+                       " " + to_string(config.dtype) + " (" +
+                       format_fixed(static_cast<double>(config.batch_bytes()) / 1e6, 1) + " MB), workers " +
+                       std::to_string(config.num_workers);
+    if (config.num_workers > 0) line += ", prefetch " + std::to_string(config.effective_prefetch_factor());
+    line += ", pin_memory " + on_off(config.pin_memory);
+    if (config.pin_memory) line += " (" + to_string(config.pin_mode) + ")";
+    return line + ", non_blocking " + on_off(config.non_blocking);
+}
+
+// Messages may span lines; the summary gives each one line.
+std::string one_line(std::string text) {
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+}
+
+void row(std::ostream& out, const std::string& label, const std::string& value) {
+    out << label << std::string(label.size() < 16 ? 16 - label.size() : 1, ' ') << value << '\n';
+}
+
+void write_metric_rows(std::ostream& out, const Metrics& metrics) {
+    row(out, "batches", std::to_string(metrics.batches));
+    row(out, "wall time", format_fixed(metrics.wall_s, 3) + " s");
+    row(out, "batches/s", format_fixed(metrics.batches_per_s, 1));
+    row(out, "samples/s", format_fixed(metrics.samples_per_s, 1));
+    row(out, "H2D GB/s", format_fixed(metrics.h2d_gb_per_s, 2));
+    row(out, "GPU busy", percent(metrics.gpu_busy));
+    row(out, "copy hidden", percent(metrics.copy_hidden));
+    row(out, "data wait", percent(metrics.data_wait));
+    row(out, "host held", percent(metrics.host_held));
+}
+
+void write_pinned_rows(std::ostream& out, const RunSummary& summary) {
+    const PoolStats& pinned = summary.pinned;
+    row(out, "pinned peak",
+        mib(static_cast<double>(pinned.reserved_bytes.peak)) + ", in use peak " +
+            mib(static_cast<double>(pinned.allocated_bytes.peak)) + ", budget " +
+            gib(static_cast<double>(pinned.budget_bytes)) + ", memlock " + memlock_text(summary.memlock_limit_bytes));
+    row(out, "pinned locked", pinned.locked ? "yes" : "no");
+    row(out, "cache hits", std::to_string(pinned.cache_hits));
+    row(out, "allocations", std::to_string(pinned.num_host_alloc));
+}
+
+// Rare events get a row only when they happened, and warnings are capped to keep one screen.
+void write_notes(std::ostream& out, const RunSummary& summary) {
+    if (summary.reconfigurations > 0) {
+        row(out, "reconfigured",
+            std::to_string(summary.reconfigurations) + (summary.reconfigurations == 1 ? " time" : " times"));
+    }
+    if (summary.dropped_spans > 0) row(out, "dropped spans", std::to_string(summary.dropped_spans));
+    const std::size_t shown = std::min(summary.warnings.size(), kMaxWarningLines);
+    for (std::size_t i = 0; i < shown; ++i) out << "warning: " << one_line(summary.warnings[i]) << '\n';
+    if (summary.warnings.size() > shown)
+        out << "(" << std::to_string(summary.warnings.size() - shown) << " more warnings)\n";
+    if (!summary.error.empty()) out << "error: " << one_line(summary.error) << '\n';
+}
+
+}  // namespace
+
+nlohmann::json summary_to_json(const RunSummary& summary) {
+    const Metrics& metrics = summary.metrics;
+    return {
+        {"pinscope_version", PINSCOPE_VERSION},
+        {"batches_per_s", metrics.batches_per_s},
+        {"samples_per_s", metrics.samples_per_s},
+        {"h2d_gb_per_s", metrics.h2d_gb_per_s},
+        {"h2d_bytes", metrics.h2d_bytes},
+        {"gpu_busy", fraction(metrics.gpu_busy)},
+        {"copy_hidden", fraction(metrics.copy_hidden)},
+        {"data_wait", fraction(metrics.data_wait)},
+        {"host_held", fraction(metrics.host_held)},
+        {"pinned_peak_bytes", summary.pinned.reserved_bytes.peak},
+        {"pinned_in_use_peak_bytes", summary.pinned.allocated_bytes.peak},
+        {"batches", metrics.batches},
+        {"samples", metrics.samples},
+        {"wall_s", metrics.wall_s},
+        {"device", device_json(summary.device)},
+        {"host", to_string(summary.host)},
+        {"config", to_json(summary.config)},
+        {"pinned", pinned_json(summary.pinned)},
+        {"memlock_limit_bytes",
+         summary.memlock_limit_bytes == kUnlimited ? json(nullptr) : json(summary.memlock_limit_bytes)},
+        {"dropped_spans", summary.dropped_spans},
+        {"reconfigurations", summary.reconfigurations},
+        {"warnings", summary.warnings},
+        {"error", summary.error.empty() ? json(nullptr) : json(summary.error)},
+    };
+}
+
+std::string format_summary(const RunSummary& summary) {
+    std::ostringstream out;
+    row(out, "device", device_line(summary));
+    row(out, "config", config_line(summary.config));
+    write_metric_rows(out, summary.metrics);
+    write_pinned_rows(out, summary);
+    write_notes(out, summary);
+    return out.str();
+}
+
+}  // namespace pinscope

@@ -1,0 +1,19 @@
+#pragma once
+// The run's summary as JSON (summary.json, the Chrome trace's otherData) and as the text the CLI
+// prints.
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "runner/RunRecord.h"
+
+namespace pinscope {
+
+// Rates and fractions (0..1) at the top level, then device, host, config, the pinned pool's stats
+// under PyTorch's names, warnings and error (null when the run succeeded).
+nlohmann::json summary_to_json(const RunSummary& summary);
+
+// One screen of plain text (under 25 lines, no colour codes), lines ending in '\n'.
+std::string format_summary(const RunSummary& summary);
+
+}  // namespace pinscope

@@ -1,0 +1,68 @@
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "ExportTestData.h"
+#include "export/RunExports.h"
+
+namespace pinscope {
+namespace {
+
+using nlohmann::json;
+using test::TempDir;
+
+std::string thrown_message(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const std::runtime_error& error) {
+        return error.what();
+    }
+    ADD_FAILURE() << "no std::runtime_error thrown";
+    return {};
+}
+
+TEST(RunExports, CsvDirIsCreatedAndHoldsSpansCountersAndSummary) {
+    TempDir tmp;
+    const auto dir = tmp.path() / "runs" / "first";
+    const RunRecord record = test::sample_record();
+    export_csv_dir(dir.string(), record);
+    EXPECT_EQ(test::file_names(dir), (std::set<std::string>{"counters.csv", "spans.csv", "summary.json"}));
+
+    EXPECT_EQ(test::parse_csv(test::read_text(dir / "spans.csv")).size(), record.spans.size() + 1);
+    EXPECT_EQ(test::parse_csv(test::read_text(dir / "counters.csv")).front().front(), "time_s");
+
+    const std::string summary = test::read_text(dir / "summary.json");
+    EXPECT_NE(summary.find("\n  \"batches\": 2"), std::string::npos) << "pretty, two spaces";
+    EXPECT_EQ(json::parse(summary).at("batches"), 2);
+}
+
+TEST(RunExports, CsvDirThatCannotBeCreatedIsNamed) {
+    TempDir tmp;
+    const std::string blocker = tmp.file("a-file");
+    std::ofstream(blocker) << "not a directory";
+    const std::string dir = blocker + "/run";
+    const std::string message = thrown_message([&] { export_csv_dir(dir, test::sample_record()); });
+    EXPECT_NE(message.find(dir), std::string::npos) << message;
+}
+
+TEST(RunExports, SummaryAndTraceFilesParse) {
+    TempDir tmp;
+    const RunRecord record = test::sample_record();
+    export_summary_json(tmp.file("summary.json"), record.summary);
+    export_chrome_trace(tmp.file("trace.json"), record);
+    EXPECT_DOUBLE_EQ(json::parse(test::read_text(tmp.path() / "summary.json")).at("gpu_busy").get<double>(), 0.8);
+    EXPECT_EQ(json::parse(test::read_text(tmp.path() / "trace.json")).at("displayTimeUnit"), "ms");
+    EXPECT_EQ(test::file_names(tmp.path()), (std::set<std::string>{"summary.json", "trace.json"}));
+}
+
+TEST(RunExports, MissingDirectoryForASingleFileThrowsAndCreatesNothing) {
+    TempDir tmp;
+    const std::string path = tmp.file("missing/trace.json");
+    const std::string message = thrown_message([&] { export_chrome_trace(path, test::sample_record()); });
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_TRUE(test::file_names(tmp.path()).empty());
+}
+
+}  // namespace
+}  // namespace pinscope
