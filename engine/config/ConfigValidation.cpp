@@ -82,7 +82,7 @@ private:
 bool check_shape(Checker& check, const std::vector<std::uint32_t>& shape) {
     if (shape.empty() || shape.size() > kMaxDimensions) {
         check.add("sample_shape", shape.empty() ? "[]" : shape_to_string(shape),
-                  "from 1 to " + std::to_string(kMaxDimensions) + " dimensions");
+                  "a shape of 1 to " + std::to_string(kMaxDimensions) + " dimensions");
         return false;
     }
     bool ok = true;
@@ -98,14 +98,15 @@ bool check_sizes(Checker& check, const LoaderConfig& config) {
     const std::string sample_desc = shape_to_string(config.sample_shape) + " " + to_string(config.dtype);
     if (sample > kMaxSampleBytes) {
         check.add("sample_shape", shape_to_string(config.sample_shape),
-                  "a sample of at most " + size_text(kMaxSampleBytes) + "; " + sample_desc + " is " + size_text(sample));
+                  "a sample of at most " + size_text(kMaxSampleBytes) + "; " + sample_desc + " is " +
+                      size_text(sample));
         return false;
     }
     const std::uint64_t batch = sample * config.batch_size;
     if (batch > kMaxBatchBytes) {
         check.add("batch_size", std::to_string(config.batch_size),
-                  "a batch of at most " + size_text(kMaxBatchBytes) + "; the batch would be " + size_text(batch) + " (" +
-                      std::to_string(config.batch_size) + " samples of " + sample_desc + ")");
+                  "a batch of at most " + size_text(kMaxBatchBytes) + "; the batch would be " + size_text(batch) +
+                      " (" + std::to_string(config.batch_size) + " samples of " + sample_desc + ")");
         return false;
     }
     return true;

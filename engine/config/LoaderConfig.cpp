@@ -165,8 +165,9 @@ std::vector<std::string> describe_changes(const LoaderConfig& before, const Load
     const auto new_texts = field_texts(after);
     std::vector<std::string> lines;
     for (std::size_t i = 0; i < old_texts.size(); ++i) {
-        if (old_texts[i].second != new_texts[i].second)
-            lines.push_back(std::string(old_texts[i].first) + ": " + old_texts[i].second + " -> " + new_texts[i].second);
+        const auto& [name, old_text] = old_texts[i];
+        const std::string& new_text = new_texts[i].second;
+        if (old_text != new_text) lines.push_back(std::string(name) + ": " + old_text + " -> " + new_text);
     }
     return lines;
 }

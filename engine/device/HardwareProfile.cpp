@@ -70,7 +70,9 @@ public:
         return value.get<bool>();
     }
 
-    double number(const char* key, const Rule& rule) const { return checked(child(key, rule.allowed), path_of(key), rule); }
+    double number(const char* key, const Rule& rule) const {
+        return checked(child(key, rule.allowed), path_of(key), rule);
+    }
 
     // Sizes in bytes: at least one, each above 0 and above the one before.
     std::vector<double> sizes(const char* key) const {
@@ -271,8 +273,8 @@ HardwareProfile load_profile(const std::string& name_or_path) {
     } catch (const std::exception& error) {
         reason = error.what();
     }
-    throw ConfigError(ConfigIssue{"device", name_or_path,
-                                  "a built-in profile (" + builtin_list() + ") or a profile JSON file (" + reason + ")"});
+    const std::string allowed = "a built-in profile (" + builtin_list() + ") or a profile JSON file (" + reason + ")";
+    throw ConfigError(ConfigIssue{"device", name_or_path, allowed});
 }
 
 }  // namespace pinscope
