@@ -1,6 +1,5 @@
 #include "config/ConfigJson.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -21,15 +21,6 @@
 namespace pinscope {
 
 using nlohmann::json;
-
-namespace detail {
-
-// Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
-// (the OS error or the parser's position and message). Shared with HardwareProfile.cpp, which
-// declares it (the config headers are a fixed contract).
-json read_json_file(const std::string& path);
-
-}  // namespace detail
 
 namespace {
 
@@ -249,6 +240,9 @@ private:
 
 namespace detail {
 
+// Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
+// (the OS error or the parser's position and message). Shared with HardwareProfile.cpp, which
+// declares it (the config headers are a fixed contract).
 json read_json_file(const std::string& path) {
     const std::string text = read_text_file(path);
     try {
