@@ -238,7 +238,7 @@ private:
 
 }  // namespace
 
-namespace detail {
+namespace config_detail {
 
 // Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
 // (the OS error or the parser's position and message). Shared with HardwareProfile.cpp, which
@@ -256,7 +256,7 @@ json read_json_file(const std::string& path) {
     }
 }
 
-}  // namespace detail
+}  // namespace config_detail
 
 json to_json(const LoaderConfig& config) {
     return json{
@@ -298,7 +298,7 @@ LoaderConfig config_from_json(const json& object, const LoaderConfig& base) {
 LoaderConfig load_config_file(const std::string& path, const LoaderConfig& base) {
     json object;
     try {
-        object = detail::read_json_file(path);
+        object = config_detail::read_json_file(path);
     } catch (const std::runtime_error& error) {
         throw ConfigError(ConfigIssue{"config", path, std::string("a readable JSON file (") + error.what() + ")"});
     }

@@ -10,11 +10,13 @@
 
 namespace pinscope {
 
-namespace detail {
+namespace config_detail {
 std::string format_number(double value);  // defined in LoaderConfig.cpp
-}  // namespace detail
+}  // namespace config_detail
 
 namespace {
+
+using config_detail::format_number;
 
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
@@ -36,7 +38,7 @@ constexpr std::uint64_t kMinPinnedBudget = 16 * kMiB;
 // Bytes in `unit`, rounded to one decimal: "1.5 GiB", "64 MiB".
 std::string in_unit(std::uint64_t bytes, std::uint64_t unit, const char* name) {
     const double amount = std::round(static_cast<double>(bytes) / static_cast<double>(unit) * 10) / 10;
-    return detail::format_number(amount) + " " + name;
+    return format_number(amount) + " " + name;
 }
 
 std::string size_text(std::uint64_t bytes) {
@@ -69,9 +71,9 @@ public:
                 bool lo_exclusive = false) {
         const bool above_lo = lo_exclusive ? value > lo : value >= lo;
         if (std::isfinite(value) && above_lo && value <= hi) return;
-        const std::string range = lo_exclusive ? "above " + detail::format_number(lo) + " and at most "
-                                               : "from " + detail::format_number(lo) + " to ";
-        add(field, detail::format_number(value), "a number of " + unit + " " + range + detail::format_number(hi));
+        const std::string range =
+            lo_exclusive ? "above " + format_number(lo) + " and at most " : "from " + format_number(lo) + " to ";
+        add(field, format_number(value), "a number of " + unit + " " + range + format_number(hi));
     }
 
     std::vector<ConfigIssue> take() { return std::move(issues_); }
@@ -128,7 +130,7 @@ void check_run_length(Checker& check, const LoaderConfig& config) {
     if (config.batches && config.seconds) {
         check.add("batches", std::to_string(*config.batches),
                   "one run length: give either batches or seconds, not both (seconds is " +
-                      detail::format_number(*config.seconds) + ")");
+                      format_number(*config.seconds) + ")");
     } else if (config.batches) {
         check.integer("batches", *config.batches, 1, kMaxBatches);
     } else if (config.seconds) {
@@ -136,7 +138,7 @@ void check_run_length(Checker& check, const LoaderConfig& config) {
     } else {
         check.add("batches", "unset",
                   "a run length: batches (an integer from 1 to " + std::to_string(kMaxBatches) +
-                      ") or seconds (above 0 and at most " + detail::format_number(kMaxSeconds) + ")");
+                      ") or seconds (above 0 and at most " + format_number(kMaxSeconds) + ")");
     }
 }
 

@@ -14,9 +14,9 @@ namespace pinscope {
 
 using nlohmann::json;
 
-namespace detail {
+namespace config_detail {
 json read_json_file(const std::string& path);  // defined in config/ConfigJson.cpp
-}  // namespace detail
+}  // namespace config_detail
 
 namespace {
 
@@ -269,7 +269,7 @@ HardwareProfile load_profile(const std::string& name_or_path) {
     try {
         for (const EmbeddedFile& file : embedded_profiles())
             if (file.name == name_or_path) return profile_from_json(json::parse(file.contents));
-        return profile_from_json(detail::read_json_file(name_or_path));
+        return profile_from_json(config_detail::read_json_file(name_or_path));
     } catch (const std::exception& error) {
         reason = error.what();
     }
