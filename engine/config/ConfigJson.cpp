@@ -1,6 +1,5 @@
 #include "config/ConfigJson.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -21,15 +21,6 @@
 namespace pinscope {
 
 using nlohmann::json;
-
-namespace detail {
-
-// Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
-// (the OS error or the parser's position and message). Shared with HardwareProfile.cpp, which
-// declares it (the config headers are a fixed contract).
-json read_json_file(const std::string& path);
-
-}  // namespace detail
 
 namespace {
 
@@ -92,15 +83,18 @@ Enum read_enum(const std::string& key, const json& value, std::optional<Enum> (*
     return *parsed;
 }
 
-// null unsets an optional field; anything else goes through `read`.
-template <typename T, typename Read>
-std::optional<T> read_optional(const std::string& key, const json& value, Read read) {
-    if (value.is_null()) return std::nullopt;
-    try {
-        return read(key, value);
-    } catch (const ConfigError& error) {
-        reject(key, value, error.issue().allowed + ", or null");
-    }
+DType read_dtype(const std::string& key, const json& value) {
+    return read_enum(key, value, parse_dtype, std::array{DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32,
+                                                         DType::I64, DType::F64});
+}
+
+PinMode read_pin_mode(const std::string& key, const json& value) {
+    return read_enum(key, value, parse_pin_mode,
+                     std::array{PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker});
+}
+
+HostMode read_host_mode(const std::string& key, const json& value) {
+    return read_enum(key, value, parse_host_mode, std::array{HostMode::Modeled, HostMode::Real});
 }
 
 std::vector<std::uint32_t> read_shape(const std::string& key, const json& value) {
@@ -111,53 +105,45 @@ std::vector<std::uint32_t> read_shape(const std::string& key, const json& value)
     return shape;
 }
 
-constexpr std::array kAllDTypes{DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32, DType::I64, DType::F64};
-constexpr std::array kAllPinModes{PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker};
-constexpr std::array kAllHostModes{HostMode::Modeled, HostMode::Real};
+// null unsets an optional field; anything else goes through Read.
+template <auto Read>
+auto read_nullable(const std::string& key, const json& value) -> std::optional<decltype(Read(key, value))> {
+    if (value.is_null()) return std::nullopt;
+    try {
+        return Read(key, value);
+    } catch (const ConfigError& error) {
+        reject(key, value, error.issue().allowed + ", or null");
+    }
+}
+
+template <auto Member, auto Read>
+void assign(LoaderConfig& config, const std::string& key, const json& value) {
+    config.*Member = Read(key, value);
+}
 
 struct Key {
     const char* name;
     void (*apply)(LoaderConfig& config, const std::string& key, const json& value);
 };
 
-// Every key config_from_json accepts, in LoaderConfig's order. The run length is batches or
-// seconds: setting one unsets the other.
-const std::array<Key, 16> kKeys{{
-    {"batch_size", [](LoaderConfig& c, const std::string& k, const json& v) { c.batch_size = read_count<std::uint32_t>(k, v); }},
-    {"sample_shape", [](LoaderConfig& c, const std::string& k, const json& v) { c.sample_shape = read_shape(k, v); }},
-    {"dtype", [](LoaderConfig& c, const std::string& k, const json& v) { c.dtype = read_enum(k, v, parse_dtype, kAllDTypes); }},
-    {"num_workers", [](LoaderConfig& c, const std::string& k, const json& v) { c.num_workers = read_count<std::uint32_t>(k, v); }},
-    {"prefetch_factor",
-     [](LoaderConfig& c, const std::string& k, const json& v) {
-         c.prefetch_factor = read_optional<std::uint32_t>(k, v, read_count<std::uint32_t>);
-     }},
-    {"pin_memory", [](LoaderConfig& c, const std::string& k, const json& v) { c.pin_memory = read_bool(k, v); }},
-    {"non_blocking", [](LoaderConfig& c, const std::string& k, const json& v) { c.non_blocking = read_bool(k, v); }},
-    {"in_order", [](LoaderConfig& c, const std::string& k, const json& v) { c.in_order = read_bool(k, v); }},
-    {"pin_mode", [](LoaderConfig& c, const std::string& k, const json& v) { c.pin_mode = read_enum(k, v, parse_pin_mode, kAllPinModes); }},
-    {"cpu_us_per_sample", [](LoaderConfig& c, const std::string& k, const json& v) { c.cpu_us_per_sample = read_number(k, v); }},
-    {"gpu_us_per_batch", [](LoaderConfig& c, const std::string& k, const json& v) { c.gpu_us_per_batch = read_number(k, v); }},
-    {"batches",
-     [](LoaderConfig& c, const std::string& k, const json& v) {
-         c.batches = read_optional<std::uint64_t>(k, v, read_count<std::uint64_t>);
-         if (c.batches) c.seconds.reset();
-     }},
-    {"seconds",
-     [](LoaderConfig& c, const std::string& k, const json& v) {
-         c.seconds = read_optional<double>(k, v, read_number);
-         if (c.seconds) c.batches.reset();
-     }},
-    {"device", [](LoaderConfig& c, const std::string& k, const json& v) { c.device = read_string(k, v); }},
-    {"host",
-     [](LoaderConfig& c, const std::string& k, const json& v) {
-         c.host = read_optional<HostMode>(k, v, [](const std::string& key, const json& value) {
-             return read_enum(key, value, parse_host_mode, kAllHostModes);
-         });
-     }},
-    {"pinned_budget_bytes",
-     [](LoaderConfig& c, const std::string& k, const json& v) {
-         c.pinned_budget_bytes = read_optional<std::uint64_t>(k, v, read_count<std::uint64_t>);
-     }},
+// Every key config_from_json accepts, in LoaderConfig's order.
+constexpr std::array<Key, 16> kKeys{{
+    {"batch_size", assign<&LoaderConfig::batch_size, read_count<std::uint32_t>>},
+    {"sample_shape", assign<&LoaderConfig::sample_shape, read_shape>},
+    {"dtype", assign<&LoaderConfig::dtype, read_dtype>},
+    {"num_workers", assign<&LoaderConfig::num_workers, read_count<std::uint32_t>>},
+    {"prefetch_factor", assign<&LoaderConfig::prefetch_factor, read_nullable<read_count<std::uint32_t>>>},
+    {"pin_memory", assign<&LoaderConfig::pin_memory, read_bool>},
+    {"non_blocking", assign<&LoaderConfig::non_blocking, read_bool>},
+    {"in_order", assign<&LoaderConfig::in_order, read_bool>},
+    {"pin_mode", assign<&LoaderConfig::pin_mode, read_pin_mode>},
+    {"cpu_us_per_sample", assign<&LoaderConfig::cpu_us_per_sample, read_number>},
+    {"gpu_us_per_batch", assign<&LoaderConfig::gpu_us_per_batch, read_number>},
+    {"batches", assign<&LoaderConfig::batches, read_nullable<read_count<std::uint64_t>>>},
+    {"seconds", assign<&LoaderConfig::seconds, read_nullable<read_number>>},
+    {"device", assign<&LoaderConfig::device, read_string>},
+    {"host", assign<&LoaderConfig::host, read_nullable<read_host_mode>>},
+    {"pinned_budget_bytes", assign<&LoaderConfig::pinned_budget_bytes, read_nullable<read_count<std::uint64_t>>>},
 }};
 
 const Key* find_key(const std::string& name) {
@@ -252,8 +238,11 @@ private:
 
 }  // namespace
 
-namespace detail {
+namespace config_detail {
 
+// Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
+// (the OS error or the parser's position and message). Shared with HardwareProfile.cpp, which
+// declares it (the config headers are a fixed contract).
 json read_json_file(const std::string& path) {
     const std::string text = read_text_file(path);
     try {
@@ -267,7 +256,7 @@ json read_json_file(const std::string& path) {
     }
 }
 
-}  // namespace detail
+}  // namespace config_detail
 
 json to_json(const LoaderConfig& config) {
     return json{
@@ -300,18 +289,22 @@ LoaderConfig config_from_json(const json& object, const LoaderConfig& base) {
         if (!key) reject_unknown_key(name);
         key->apply(config, name, value);
     }
+    // The run length is one or the other: giving one replaces the other.
+    if (given(object, "batches")) config.seconds.reset();
+    if (given(object, "seconds")) config.batches.reset();
     return config;
 }
 
 LoaderConfig load_config_file(const std::string& path, const LoaderConfig& base) {
     json object;
     try {
-        object = detail::read_json_file(path);
+        object = config_detail::read_json_file(path);
     } catch (const std::runtime_error& error) {
         throw ConfigError(ConfigIssue{"config", path, std::string("a readable JSON file (") + error.what() + ")"});
     }
     if (!object.is_object())
-        throw ConfigError(ConfigIssue{"config", path, std::string("a JSON object at the top level, not ") + object.type_name()});
+        throw ConfigError(
+            ConfigIssue{"config", path, std::string("a JSON object at the top level, not ") + object.type_name()});
     return config_from_json(object, base);
 }
 

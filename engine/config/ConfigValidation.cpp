@@ -4,16 +4,19 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <utility>
 
 #include "memory/PinnedPool.h"
 
 namespace pinscope {
 
-namespace detail {
+namespace config_detail {
 std::string format_number(double value);  // defined in LoaderConfig.cpp
-}  // namespace detail
+}  // namespace config_detail
 
 namespace {
+
+using config_detail::format_number;
 
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
@@ -35,7 +38,7 @@ constexpr std::uint64_t kMinPinnedBudget = 16 * kMiB;
 // Bytes in `unit`, rounded to one decimal: "1.5 GiB", "64 MiB".
 std::string in_unit(std::uint64_t bytes, std::uint64_t unit, const char* name) {
     const double amount = std::round(static_cast<double>(bytes) / static_cast<double>(unit) * 10) / 10;
-    return detail::format_number(amount) + " " + name;
+    return format_number(amount) + " " + name;
 }
 
 std::string size_text(std::uint64_t bytes) {
@@ -68,9 +71,9 @@ public:
                 bool lo_exclusive = false) {
         const bool above_lo = lo_exclusive ? value > lo : value >= lo;
         if (std::isfinite(value) && above_lo && value <= hi) return;
-        const std::string range = lo_exclusive ? "above " + detail::format_number(lo) + " and at most "
-                                               : "from " + detail::format_number(lo) + " to ";
-        add(field, detail::format_number(value), "a number of " + unit + " " + range + detail::format_number(hi));
+        const std::string range =
+            lo_exclusive ? "above " + format_number(lo) + " and at most " : "from " + format_number(lo) + " to ";
+        add(field, format_number(value), "a number of " + unit + " " + range + format_number(hi));
     }
 
     std::vector<ConfigIssue> take() { return std::move(issues_); }
@@ -82,7 +85,7 @@ private:
 bool check_shape(Checker& check, const std::vector<std::uint32_t>& shape) {
     if (shape.empty() || shape.size() > kMaxDimensions) {
         check.add("sample_shape", shape.empty() ? "[]" : shape_to_string(shape),
-                  "from 1 to " + std::to_string(kMaxDimensions) + " dimensions");
+                  "a shape of 1 to " + std::to_string(kMaxDimensions) + " dimensions");
         return false;
     }
     bool ok = true;
@@ -98,14 +101,15 @@ bool check_sizes(Checker& check, const LoaderConfig& config) {
     const std::string sample_desc = shape_to_string(config.sample_shape) + " " + to_string(config.dtype);
     if (sample > kMaxSampleBytes) {
         check.add("sample_shape", shape_to_string(config.sample_shape),
-                  "a sample of at most " + size_text(kMaxSampleBytes) + "; " + sample_desc + " is " + size_text(sample));
+                  "a sample of at most " + size_text(kMaxSampleBytes) + "; " + sample_desc + " is " +
+                      size_text(sample));
         return false;
     }
     const std::uint64_t batch = sample * config.batch_size;
     if (batch > kMaxBatchBytes) {
         check.add("batch_size", std::to_string(config.batch_size),
-                  "a batch of at most " + size_text(kMaxBatchBytes) + "; the batch would be " + size_text(batch) + " (" +
-                      std::to_string(config.batch_size) + " samples of " + sample_desc + ")");
+                  "a batch of at most " + size_text(kMaxBatchBytes) + "; the batch would be " + size_text(batch) +
+                      " (" + std::to_string(config.batch_size) + " samples of " + sample_desc + ")");
         return false;
     }
     return true;
@@ -126,7 +130,7 @@ void check_run_length(Checker& check, const LoaderConfig& config) {
     if (config.batches && config.seconds) {
         check.add("batches", std::to_string(*config.batches),
                   "one run length: give either batches or seconds, not both (seconds is " +
-                      detail::format_number(*config.seconds) + ")");
+                      format_number(*config.seconds) + ")");
     } else if (config.batches) {
         check.integer("batches", *config.batches, 1, kMaxBatches);
     } else if (config.seconds) {
@@ -134,7 +138,7 @@ void check_run_length(Checker& check, const LoaderConfig& config) {
     } else {
         check.add("batches", "unset",
                   "a run length: batches (an integer from 1 to " + std::to_string(kMaxBatches) +
-                      ") or seconds (above 0 and at most " + detail::format_number(kMaxSeconds) + ")");
+                      ") or seconds (above 0 and at most " + format_number(kMaxSeconds) + ")");
     }
 }
 

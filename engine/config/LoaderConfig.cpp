@@ -9,7 +9,7 @@
 
 namespace pinscope {
 
-namespace detail {
+namespace config_detail {
 
 // Shortest text that reads back as the same double: 2.5, 3, 1000000. Shared with
 // ConfigValidation.cpp, which declares it (the config headers are a fixed contract).
@@ -21,7 +21,7 @@ std::string format_number(double value) {
     return std::string(buffer.data(), result.ptr);
 }
 
-}  // namespace detail
+}  // namespace config_detail
 
 namespace {
 
@@ -98,10 +98,10 @@ std::vector<std::pair<const char*, std::string>> field_texts(const LoaderConfig&
         {"non_blocking", on_off(c.non_blocking)},
         {"in_order", on_off(c.in_order)},
         {"pin_mode", to_string(c.pin_mode)},
-        {"cpu_us_per_sample", detail::format_number(c.cpu_us_per_sample)},
-        {"gpu_us_per_batch", detail::format_number(c.gpu_us_per_batch)},
+        {"cpu_us_per_sample", config_detail::format_number(c.cpu_us_per_sample)},
+        {"gpu_us_per_batch", config_detail::format_number(c.gpu_us_per_batch)},
         {"batches", optional_text(c.batches, "unset", integer_text)},
-        {"seconds", optional_text(c.seconds, "unset", detail::format_number)},
+        {"seconds", optional_text(c.seconds, "unset", config_detail::format_number)},
         {"device", c.device},
         {"host", optional_text(c.host, "default", [](HostMode mode) { return to_string(mode); })},
         {"pinned_budget_bytes", optional_text(c.pinned_budget_bytes, "default", integer_text)},
@@ -165,8 +165,9 @@ std::vector<std::string> describe_changes(const LoaderConfig& before, const Load
     const auto new_texts = field_texts(after);
     std::vector<std::string> lines;
     for (std::size_t i = 0; i < old_texts.size(); ++i) {
-        if (old_texts[i].second != new_texts[i].second)
-            lines.push_back(std::string(old_texts[i].first) + ": " + old_texts[i].second + " -> " + new_texts[i].second);
+        const auto& [name, old_text] = old_texts[i];
+        const std::string& new_text = new_texts[i].second;
+        if (old_text != new_text) lines.push_back(std::string(name) + ": " + old_text + " -> " + new_text);
     }
     return lines;
 }

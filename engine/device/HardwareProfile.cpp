@@ -14,9 +14,9 @@ namespace pinscope {
 
 using nlohmann::json;
 
-namespace detail {
+namespace config_detail {
 json read_json_file(const std::string& path);  // defined in config/ConfigJson.cpp
-}  // namespace detail
+}  // namespace config_detail
 
 namespace {
 
@@ -70,7 +70,9 @@ public:
         return value.get<bool>();
     }
 
-    double number(const char* key, const Rule& rule) const { return checked(child(key, rule.allowed), path_of(key), rule); }
+    double number(const char* key, const Rule& rule) const {
+        return checked(child(key, rule.allowed), path_of(key), rule);
+    }
 
     // Sizes in bytes: at least one, each above 0 and above the one before.
     std::vector<double> sizes(const char* key) const {
@@ -267,12 +269,12 @@ HardwareProfile load_profile(const std::string& name_or_path) {
     try {
         for (const EmbeddedFile& file : embedded_profiles())
             if (file.name == name_or_path) return profile_from_json(json::parse(file.contents));
-        return profile_from_json(detail::read_json_file(name_or_path));
+        return profile_from_json(config_detail::read_json_file(name_or_path));
     } catch (const std::exception& error) {
         reason = error.what();
     }
-    throw ConfigError(ConfigIssue{"device", name_or_path,
-                                  "a built-in profile (" + builtin_list() + ") or a profile JSON file (" + reason + ")"});
+    const std::string allowed = "a built-in profile (" + builtin_list() + ") or a profile JSON file (" + reason + ")";
+    throw ConfigError(ConfigIssue{"device", name_or_path, allowed});
 }
 
 }  // namespace pinscope

@@ -1,0 +1,202 @@
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "config/ConfigError.h"
+#include "device/EmbeddedProfiles.h"
+#include "device/HardwareProfile.h"
+
+namespace pinscope {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kMiB = 1 << 20;
+
+TEST(SizeCurve, InterpolatesOnLogSize) {
+    const SizeCurve curve{{1024, 4096, 65536}, {10, 30, 50}};
+    EXPECT_DOUBLE_EQ(curve.at(1024), 10);
+    EXPECT_DOUBLE_EQ(curve.at(4096), 30);
+    EXPECT_DOUBLE_EQ(curve.at(65536), 50);
+    EXPECT_DOUBLE_EQ(curve.at(2048), 20);    // halfway in log2 between 2^10 and 2^12
+    EXPECT_DOUBLE_EQ(curve.at(16384), 40);   // halfway between 2^12 and 2^16
+    EXPECT_DOUBLE_EQ(curve.at(8192), 35);    // a quarter of the way
+}
+
+TEST(SizeCurve, HoldsFlatBeyondTheEnds) {
+    const SizeCurve curve{{1024, 4096}, {10, 30}};
+    EXPECT_DOUBLE_EQ(curve.at(1), 10);
+    EXPECT_DOUBLE_EQ(curve.at(0), 10);
+    EXPECT_DOUBLE_EQ(curve.at(1e12), 30);
+    EXPECT_DOUBLE_EQ(SizeCurve{}.at(100), 0);
+    EXPECT_DOUBLE_EQ((SizeCurve{{100}, {7}}.at(5000)), 7);
+}
+
+TEST(SizeCurve, ScaledGrowsWithSizeBeyondTheEnds) {
+    const SizeCurve curve{{1024, 4096}, {10, 30}};
+    EXPECT_DOUBLE_EQ(curve.scaled_at(512), 5);      // 10 * 512 / 1024
+    EXPECT_DOUBLE_EQ(curve.scaled_at(0), 0);
+    EXPECT_DOUBLE_EQ(curve.scaled_at(8192), 60);    // 30 * 8192 / 4096
+    EXPECT_DOUBLE_EQ(curve.scaled_at(2048), 20);    // inside: as at()
+    EXPECT_DOUBLE_EQ(curve.scaled_at(4096), 30);
+    EXPECT_DOUBLE_EQ((SizeCurve{{38535168}, {10300}}.scaled_at(2 * 38535168.0)), 20600);
+}
+
+json builtin_json(const std::string& name) {
+    for (const EmbeddedFile& file : embedded_profiles())
+        if (file.name == name) return json::parse(file.contents);
+    ADD_FAILURE() << "no built-in profile " << name;
+    return {};
+}
+
+TEST(HardwareProfile, BuiltinH200Loads) {
+    const std::vector<std::string> names = builtin_profile_names();
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+    EXPECT_NE(std::find(names.begin(), names.end(), kDefaultProfile), names.end());
+
+    const HardwareProfile profile = load_profile(kDefaultProfile);
+    EXPECT_EQ(profile.name, "h200-pcie5");
+    EXPECT_EQ(profile.link_name, "PCIe Gen5 x16");
+    EXPECT_DOUBLE_EQ(profile.h2d_pinned_gb_per_s.at(16 * kMiB), 54.2);
+    EXPECT_DOUBLE_EQ(profile.h2d_bytes_per_s(16 * kMiB, true), 54.2e9);
+    EXPECT_DOUBLE_EQ(profile.h2d_bytes_per_s(16 * kMiB, false), 17.8e9);
+    EXPECT_DOUBLE_EQ(profile.d2h_pageable_gb_per_s.at(1 << 30), 19.2);
+    EXPECT_FALSE(profile.pageable_overlaps_compute);
+    EXPECT_EQ(profile.host_cores, 16);
+    EXPECT_DOUBLE_EQ(profile.memcpy_to_pinned_gb_per_s, 15.3);
+    EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(38535168), 10300);
+    EXPECT_DOUBLE_EQ(profile.device_read_gb_per_s, 4300);
+}
+
+TEST(HardwareProfile, JsonRoundTrip) {
+    const json original = builtin_json(kDefaultProfile);
+    const json written = to_json(profile_from_json(original));
+    EXPECT_EQ(written, original) << written.dump(2);
+    EXPECT_EQ(to_json(profile_from_json(written)), written);
+    EXPECT_TRUE(written.at("copy").at("sizes_bytes").at(0).is_number_integer());
+}
+
+struct InvalidCase {
+    std::string description;
+    std::string pointer;         // JSON pointer into the built-in profile
+    std::optional<json> value;   // the new value; none removes the key
+    std::string field;
+};
+
+json mutated(const InvalidCase& test) {
+    json operation{{"op", test.value ? "replace" : "remove"}, {"path", test.pointer}};
+    if (test.value) operation["value"] = *test.value;
+    return builtin_json(kDefaultProfile).patch(json::array({operation}));
+}
+
+TEST(HardwareProfile, InvalidProfilesNameTheField) {
+    const std::vector<InvalidCase> cases{
+        {"zero bandwidth", "/copy/h2d_pinned_gb_per_s/2", json(0), "profile.copy.h2d_pinned_gb_per_s[2]"},
+        {"negative bandwidth", "/copy/d2h_pinned_gb_per_s/0", json(-1.5), "profile.copy.d2h_pinned_gb_per_s[0]"},
+        {"bandwidth as text", "/copy/h2d_pageable_gb_per_s/1", json("fast"), "profile.copy.h2d_pageable_gb_per_s[1]"},
+        {"sizes not increasing", "/copy/sizes_bytes/2", json(1048576), "profile.copy.sizes_bytes[2]"},
+        {"zero size", "/copy/sizes_bytes/0", json(0), "profile.copy.sizes_bytes[0]"},
+        {"no sizes", "/copy/sizes_bytes", json::array(), "profile.copy.sizes_bytes"},
+        {"a value short", "/copy/d2h_pageable_gb_per_s/5", std::nullopt, "profile.copy.d2h_pageable_gb_per_s"},
+        {"fraction above 1", "/copy/pageable_hold_fraction", json(1.5), "profile.copy.pageable_hold_fraction"},
+        {"overlap not a bool", "/copy/pageable_overlaps_compute", json(0), "profile.copy.pageable_overlaps_compute"},
+        {"negative call cost", "/copy/copy_call_us", json(-1), "profile.copy.copy_call_us"},
+        {"no cores", "/host/cores", json(0), "profile.host.cores"},
+        {"too many cores", "/host/cores", json(4097), "profile.host.cores"},
+        {"fractional cores", "/host/cores", json(2.5), "profile.host.cores"},
+        {"zero memcpy rate", "/host/memcpy_gb_per_s", json(0), "profile.host.memcpy_gb_per_s"},
+        {"zero device read rate", "/compute/device_read_gb_per_s", json(0), "profile.compute.device_read_gb_per_s"},
+        {"zero link rate", "/link/theoretical_gb_per_s", json(0), "profile.link.theoretical_gb_per_s"},
+        {"cost curve count", "/host/host_alloc_us/values", json{10300, 5}, "profile.host.host_alloc_us.values"},
+        {"negative cost", "/host/free_host_us/values/0", json(-2), "profile.host.free_host_us.values[0]"},
+        {"missing section", "/link", std::nullopt, "profile.link"},
+        {"missing value", "/host/host_unregister_us", std::nullopt, "profile.host.host_unregister_us"},
+        {"section not an object", "/compute", json(4300), "profile.compute"},
+        {"name not a string", "/name", json(7), "profile.name"},
+        {"empty name", "/name", json(""), "profile.name"},
+    };
+    for (const InvalidCase& test : cases) {
+        SCOPED_TRACE(test.description);
+        try {
+            profile_from_json(mutated(test));
+            ADD_FAILURE() << "no error";
+        } catch (const ConfigError& error) {
+            EXPECT_EQ(error.issue().field, test.field) << error.what();
+        }
+    }
+    EXPECT_THROW(profile_from_json(json::array()), ConfigError);
+}
+
+class ProfileFileTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::string pattern = (std::filesystem::temp_directory_path() / "pinscope-profile-XXXXXX").string();
+        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+        dir_ = pattern;
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    std::string write(const std::string& name, const std::string& text) const {
+        std::ofstream(dir_ / name) << text;
+        return dir_ / name;
+    }
+
+    static ConfigIssue load_error(const std::string& name_or_path) {
+        try {
+            load_profile(name_or_path);
+        } catch (const ConfigError& error) {
+            return error.issue();
+        }
+        ADD_FAILURE() << "no error loading " << name_or_path;
+        return {};
+    }
+
+    std::filesystem::path dir_;
+};
+
+TEST_F(ProfileFileTest, LoadsFromFile) {
+    json profile = builtin_json(kDefaultProfile);
+    profile["name"] = "laptop";
+    profile["host"]["cores"] = 2;
+    const HardwareProfile loaded = load_profile(write("laptop.json", profile.dump()));
+    EXPECT_EQ(loaded.name, "laptop");
+    EXPECT_EQ(loaded.host_cores, 2);
+}
+
+TEST_F(ProfileFileTest, MissingFile) {
+    const std::string path = dir_ / "absent.json";
+    const ConfigIssue issue = load_error(path);
+    EXPECT_EQ(issue.field, "device");
+    EXPECT_EQ(issue.value, path);
+    EXPECT_NE(issue.allowed.find("a built-in profile (h200-pcie5) or a profile JSON file"), std::string::npos);
+    EXPECT_NE(issue.allowed.find("No such file or directory"), std::string::npos) << issue.allowed;
+}
+
+TEST_F(ProfileFileTest, UnknownNameIsAMissingFile) {
+    EXPECT_EQ(load_error("h100-sxm").field, "device");
+}
+
+TEST_F(ProfileFileTest, SyntaxError) {
+    const ConfigIssue issue = load_error(write("broken.json", "{\"name\": "));
+    EXPECT_EQ(issue.field, "device");
+    EXPECT_NE(issue.allowed.find("parse error"), std::string::npos) << issue.allowed;
+}
+
+TEST_F(ProfileFileTest, InvalidProfileSaysWhichField) {
+    json profile = builtin_json(kDefaultProfile);
+    profile["host"]["cores"] = 0;
+    const ConfigIssue issue = load_error(write("bad.json", profile.dump()));
+    EXPECT_EQ(issue.field, "device");
+    EXPECT_NE(issue.allowed.find("profile.host.cores: 0 is not allowed"), std::string::npos) << issue.allowed;
+}
+
+}  // namespace
+}  // namespace pinscope
