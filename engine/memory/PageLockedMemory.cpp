@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,11 @@
 
 namespace pinscope {
 namespace {
+
+// The system calls themselves: the sanitizers' runtimes replace mlock and munlock with no-ops, which
+// would leave registered memory locked under ASan (mlock2 is not replaced).
+bool sys_mlock(void* ptr, std::size_t bytes, unsigned flags) { return syscall(SYS_mlock2, ptr, bytes, flags) == 0; }
+bool sys_munlock(void* ptr, std::size_t bytes) { return syscall(SYS_munlock, ptr, bytes) == 0; }
 
 std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 std::size_t round_to_pages(std::size_t bytes) { return (bytes + page_size() - 1) / page_size() * page_size(); }
@@ -31,10 +37,10 @@ void unmap_locked(const PinnedAllocation& allocation) {
 }
 
 bool lock_range(void* ptr, std::size_t bytes, LockTiming timing) {
-    return (timing == LockTiming::Now ? mlock(ptr, bytes) : mlock2(ptr, bytes, MLOCK_ONFAULT)) == 0;
+    return sys_mlock(ptr, bytes, timing == LockTiming::Now ? 0u : MLOCK_ONFAULT);
 }
 
-void unlock_range(void* ptr, std::size_t bytes) { munlock(ptr, bytes); }
+void unlock_range(void* ptr, std::size_t bytes) { sys_munlock(ptr, bytes); }
 
 std::uint64_t memlock_limit_bytes() {
     rlimit limit{};

@@ -33,7 +33,9 @@ std::optional<Batch> BatchBuilder::build(std::uint64_t index, TimeNs ready, Lane
         batch.pinned = pool_.allocate(batch.bytes, stop_, &recorder, index);
         if (!batch.pinned) return std::nullopt;
         ready = ready_after(ready, before);
-    } else {
+    } else if (host_.touches_memory() || (config_.pin_memory && config_.pin_mode == PinMode::Register)) {
+        // Modelled host work never touches pageable batches, so they are only allocated where
+        // something real happens to them: real work, or page-locking in place.
         batch.pageable = allocate_pageable(batch.bytes);
     }
 
