@@ -1,1 +1,67 @@
-int main() { return 0; }
+// pinscope-cli: the headless front end. Sets up the command line and dispatches to a command.
+#include <exception>
+#include <iostream>
+#include <string>
+
+// GCC 12 reports a null dereference inside CLI11's inlined string splitting that cannot happen.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <CLI/CLI.hpp>
+#pragma GCC diagnostic pop
+
+#include "BuildConfig.h"
+#include "DevicesCommand.h"
+#include "ExitCodes.h"
+#include "RunCommand.h"
+#include "SweepCommand.h"
+
+namespace {
+
+using namespace pinscope::cli;
+
+std::string version_text() {
+    return std::string(kProgram) + " " + PINSCOPE_VERSION +
+           " (CUDA device: " + (PINSCOPE_HAVE_CUDA ? "built in" : "not in this build") + ")";
+}
+
+// CLI11's own messages, mapped to pinscope-cli's exit code for bad input.
+int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
+    const auto chosen = app.get_subcommands();
+    const std::string help =
+        std::string(kProgram) + (chosen.empty() ? "" : " " + chosen.front()->get_name()) + " --help";
+    std::cerr << kProgram << ": " << error.what() << " (see " << help << ")\n";
+    return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app("Shows how batches travel from host memory to the GPU, without a display.", kProgram);
+    app.set_version_flag("--version", version_text());
+    app.footer("Run 'pinscope-cli COMMAND --help' for a command's flags.");
+    const RunCommand run(app);
+    const SweepCommand sweep(app);
+    const DevicesCommand devices(app);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) {  // --help, --version
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return report_parse_error(app, e);
+    }
+
+    try {
+        if (run.selected()) return run.execute();
+        if (sweep.selected()) return sweep.execute();
+        if (devices.selected()) return devices.execute();
+        std::cerr << app.help();
+        return kExitUsage;
+    } catch (const UsageError& e) {
+        std::cerr << kProgram << ": " << e.what() << '\n';
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << kProgram << ": " << e.what() << '\n';
+        return kExitFailure;
+    }
+}

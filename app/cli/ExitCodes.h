@@ -1,0 +1,19 @@
+#pragma once
+// What pinscope-cli's exit status means, and the error that carries bad input to exit 2.
+#include <stdexcept>
+
+namespace pinscope::cli {
+
+inline constexpr const char* kProgram = "pinscope-cli";
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // the run or a file failed: device error, run error, write error
+inline constexpr int kExitUsage = 2;    // bad input: flag, value, config file, configuration
+
+// Bad input; the message names the flag or field, the value and what is allowed.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace pinscope::cli

@@ -1,0 +1,29 @@
+#include "OutputPaths.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace pinscope::cli {
+
+namespace fs = std::filesystem;
+
+void check_writable(const char* flag, const std::string& path, OutputKind kind) {
+    const auto fail = [&](const std::string& why) {
+        throw std::runtime_error(std::string(flag) + ": cannot write " + path + ": " + why);
+    };
+    const bool directory = kind == OutputKind::Directory;
+    std::error_code error;
+    const fs::path target = fs::absolute(path, error);
+    if (error) fail(error.message());
+    if (directory && fs::exists(target, error) && !fs::is_directory(target, error)) fail("it is not a directory");
+    if (!directory && fs::is_directory(target, error)) fail("it is a directory");
+    // A file needs its folder; a directory needs its nearest existing ancestor, where it is created.
+    fs::path folder = directory ? target : target.parent_path();
+    while (directory && !fs::exists(folder, error) && folder != folder.parent_path()) folder = folder.parent_path();
+    if (!fs::is_directory(folder, error)) fail("folder " + folder.string() + " does not exist");
+    if (::access(folder.c_str(), W_OK) != 0) fail("folder " + folder.string() + " is not writable");
+}
+
+}  // namespace pinscope::cli

@@ -1,0 +1,79 @@
+#include "RunDriver.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+namespace pinscope::cli {
+
+namespace {
+
+constexpr auto kPollPeriod = std::chrono::milliseconds(50);
+
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+
+struct sigaction g_old_int {};
+struct sigaction g_old_term {};
+
+extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+
+void install_handlers() {
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;  // the second Ctrl-C gets the default action
+    sigaction(SIGINT, &action, &g_old_int);
+    sigaction(SIGTERM, &action, &g_old_term);
+}
+
+void restore_handlers() {
+    sigaction(SIGINT, &g_old_int, nullptr);
+    sigaction(SIGTERM, &g_old_term, nullptr);
+}
+
+void print_engine_message(Severity severity, const std::string& text) {
+    const char* kind = severity == Severity::Error ? "error: " : severity == Severity::Warning ? "warning: " : "";
+    // One write per line, so that lines from engine threads do not interleave.
+    const std::string line = std::string("pinscope: ") + kind + text + "\n";
+    std::fputs(line.c_str(), stderr);
+}
+
+RunnerOptions options_for(bool keep_record, std::shared_ptr<std::atomic<bool>> reported_error) {
+    RunnerOptions options;
+    options.keep_record = keep_record;
+    options.messages = [reported_error](Severity severity, const std::string& text) {
+        if (severity == Severity::Error) reported_error->store(true);
+        print_engine_message(severity, text);
+    };
+    return options;
+}
+
+}  // namespace
+
+RunDriver::RunDriver(bool keep_record)
+    : reported_error_(std::make_shared<std::atomic<bool>>(false)), runner_(options_for(keep_record, reported_error_)) {
+    g_interrupted.store(false);
+    install_handlers();
+}
+
+RunDriver::~RunDriver() {
+    runner_.stop();
+    restore_handlers();
+}
+
+bool RunDriver::interrupted() { return g_interrupted.load(); }
+
+bool RunDriver::run(const LoaderConfig& config) {
+    runner_.start(config);
+    // The Runner has no timed wait: poll, so that an interrupt is seen within a period.
+    while (runner_.running() && !interrupted()) std::this_thread::sleep_for(kPollPeriod);
+    const bool stopped_early = runner_.running();
+    // Also joins the observer, whose last pass puts the final spans into the summary and record.
+    runner_.stop();
+    return stopped_early;
+}
+
+}  // namespace pinscope::cli

@@ -1,0 +1,35 @@
+#pragma once
+// One engine run driven from the command line: the engine's messages go to stderr, and Ctrl-C
+// (SIGINT or SIGTERM) stops the run cleanly instead of killing the process.
+#include <atomic>
+#include <memory>
+
+#include "config/LoaderConfig.h"
+#include "runner/Runner.h"
+
+namespace pinscope::cli {
+
+class RunDriver {
+public:
+    // Installs the signal handlers for its lifetime; a second signal kills as usual, for a stop
+    // that hangs.
+    explicit RunDriver(bool keep_record);
+    ~RunDriver();
+    RunDriver(const RunDriver&) = delete;
+    RunDriver& operator=(const RunDriver&) = delete;
+
+    // Starts `config` (throws what Runner::start throws) and returns once every engine thread has
+    // ended: by the run's length, an error or an interrupt. True when it was interrupted.
+    bool run(const LoaderConfig& config);
+    // Whether Ctrl-C was pressed since this driver was made.
+    static bool interrupted();
+    const Runner& runner() const { return runner_; }
+    // Whether the engine has already printed an error, so that it need not be said twice.
+    bool engine_reported_error() const { return reported_error_->load(); }
+
+private:
+    std::shared_ptr<std::atomic<bool>> reported_error_;
+    Runner runner_;
+};
+
+}  // namespace pinscope::cli

@@ -1,0 +1,78 @@
+#include "SweepCommand.h"
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "ExitCodes.h"
+#include "OutputPaths.h"
+#include "RunDriver.h"
+#include "SweepTable.h"
+#include "config/ConfigError.h"
+#include "sweep/SweepCsv.h"
+#include "sweep/SweepPlan.h"
+
+namespace pinscope::cli {
+
+SweepCommand::SweepCommand(CLI::App& app)
+    : command_(app.add_subcommand("sweep", "Run every combination of the swept flags and compare them")),
+      flags_(*command_, ConfigFlags::Mode::Sweep) {
+    command_->add_option("--csv", csv_path_, "write the table as CSV to this file")->type_name("FILE");
+    command_->footer(
+        "--workers, --prefetch, --pin-memory and --pin-mode take comma lists, such as --workers 0,4,8 "
+        "--pin-memory off,on. As in PyTorch, prefetch applies only with workers and pin_mode only with "
+        "pin_memory on, so such combinations run once. Each combination runs for the run length given. Ctrl-C stops "
+        "the sweep and prints what has run.");
+}
+
+bool SweepCommand::selected() const { return command_->parsed(); }
+
+int SweepCommand::execute() const {
+    const std::vector<LoaderConfig> configs = expand_sweep(flags_.config(), flags_.sweep_axes());
+    const std::size_t total = configs.size();
+    // Every combination is checked before the first one runs.
+    for (std::size_t i = 0; i < total; ++i)
+        flags_.validate(configs[i], "combination " + std::to_string(i + 1) + " of " + std::to_string(total) + " (" +
+                                        describe_sweep_point(configs[i]) + "): ");
+
+    if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
+
+    RunDriver driver(false);
+    std::vector<SweepRow> rows;
+    for (std::size_t i = 0; i < total && !RunDriver::interrupted(); ++i) {
+        const std::string point = describe_sweep_point(configs[i]);
+        std::cerr << "[" << i + 1 << "/" << total << "] " << point << " ... " << std::flush;
+        bool interrupted = false;
+        try {
+            interrupted = driver.run(configs[i]);
+        } catch (const ConfigError& error) {
+            std::cerr << '\n';
+            throw UsageError(flags_.describe(error.issue()));
+        } catch (const std::exception&) {
+            std::cerr << '\n';
+            throw;
+        }
+        const RunSummary summary = driver.runner().summary();
+        if (!summary.error.empty()) {
+            std::cerr << "failed\n" << kProgram << ": " << point << ": run failed: " << summary.error << '\n';
+            return kExitFailure;
+        }
+        if (interrupted) {
+            std::cerr << "interrupted\n";
+            break;
+        }
+        std::cerr << format_batches_per_s(summary.metrics.batches_per_s) << " batches/s\n";
+        rows.push_back(SweepRow{configs[i], summary});
+    }
+    if (RunDriver::interrupted())
+        std::cerr << kProgram << ": interrupted after " << rows.size() << " of " << total << " combinations\n";
+
+    std::cout << format_sweep_table(rows) << std::flush;
+    if (!csv_path_.empty()) {
+        export_sweep_csv(csv_path_, rows);
+        std::cout << "wrote " << csv_path_ << '\n';
+    }
+    return kExitOk;
+}
+
+}  // namespace pinscope::cli

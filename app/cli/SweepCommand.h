@@ -1,0 +1,26 @@
+#pragma once
+// pinscope-cli sweep: runs every combination of the swept flags and tabulates them.
+#include <string>
+
+#include "ConfigFlags.h"
+
+namespace CLI {
+class App;
+}
+
+namespace pinscope::cli {
+
+class SweepCommand {
+public:
+    explicit SweepCommand(CLI::App& app);  // adds the subcommand
+    bool selected() const;
+    // The exit code; throws UsageError on bad input and std::exception when a run cannot start.
+    int execute() const;
+
+private:
+    CLI::App* command_;
+    ConfigFlags flags_;
+    std::string csv_path_;
+};
+
+}  // namespace pinscope::cli

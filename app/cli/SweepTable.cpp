@@ -1,0 +1,71 @@
+#include "SweepTable.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sweep/SweepPlan.h"
+
+namespace pinscope::cli {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string percent(double fraction) { return fixed(100.0 * std::clamp(fraction, 0.0, 1.0), 1); }
+
+std::vector<std::string> cells(const SweepRow& row) {
+    const auto prefetch = applied_prefetch(row.config);
+    const auto pin_mode = applied_pin_mode(row.config);
+    const Metrics& m = row.summary.metrics;
+    return {std::to_string(row.config.num_workers),
+            prefetch ? std::to_string(*prefetch) : "-",
+            row.config.pin_memory ? "on" : "off",
+            pin_mode ? to_string(*pin_mode) : "-",
+            format_batches_per_s(m.batches_per_s),
+            fixed(m.samples_per_s, 1),
+            fixed(m.h2d_gb_per_s, 2),
+            percent(m.gpu_busy),
+            percent(m.copy_hidden),
+            percent(m.data_wait),
+            fixed(static_cast<double>(row.summary.pinned.reserved_bytes.peak) / kMiB, 1)};
+}
+
+}  // namespace
+
+std::string format_batches_per_s(double value) { return fixed(value, 1); }
+
+std::string format_sweep_table(const std::vector<SweepRow>& rows) {
+    std::vector<std::vector<std::string>> table{{"workers", "prefetch", "pin_memory", "pin_mode", "batches/s",
+                                                 "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "data wait %",
+                                                 "pinned peak MiB"}};
+    for (const SweepRow& row : rows) table.push_back(cells(row));
+
+    std::vector<std::size_t> widths(table.front().size(), 0);
+    for (const auto& line : table)
+        for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
+
+    const auto best = std::max_element(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) {
+        return a.summary.metrics.batches_per_s < b.summary.metrics.batches_per_s;
+    });
+    std::string text;
+    for (std::size_t r = 0; r < table.size(); ++r) {
+        std::string line;
+        for (std::size_t i = 0; i < table[r].size(); ++i) {
+            // Words on the left, numbers on the right of their column.
+            const std::string pad(widths[i] - table[r][i].size(), ' ');
+            line += (i > 0 ? "  " : "") + (i == 2 || i == 3 ? table[r][i] + pad : pad + table[r][i]);
+        }
+        if (r > 0 && rows.begin() + static_cast<std::ptrdiff_t>(r - 1) == best) line += "  <- best";
+        line.erase(line.find_last_not_of(' ') + 1);
+        text += line + '\n';
+    }
+    return text;
+}
+
+}  // namespace pinscope::cli

@@ -1,0 +1,40 @@
+#include "sweep/SweepCsv.h"
+
+#include <array>
+#include <charconv>
+
+#include "export/AtomicFile.h"
+#include "sweep/SweepPlan.h"
+
+namespace pinscope {
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+    std::array<char, 64> buffer{};
+    const auto result =
+        std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::fixed, decimals);
+    return std::string(buffer.data(), result.ptr);
+}
+
+}  // namespace
+
+void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
+    out << kSweepCsvHeader << '\n';
+    for (const SweepRow& row : rows) {
+        const auto prefetch = applied_prefetch(row.config);
+        const auto pin_mode = applied_pin_mode(row.config);
+        const Metrics& m = row.summary.metrics;
+        out << row.config.num_workers << ',' << (prefetch ? std::to_string(*prefetch) : "") << ','
+            << (row.config.pin_memory ? "on" : "off") << ',' << (pin_mode ? to_string(*pin_mode) : "") << ','
+            << fixed(m.batches_per_s, 3) << ',' << fixed(m.samples_per_s, 3) << ',' << fixed(m.h2d_gb_per_s, 4) << ','
+            << fixed(m.gpu_busy, 4) << ',' << fixed(m.copy_hidden, 4) << ',' << fixed(m.data_wait, 4) << ','
+            << row.summary.pinned.reserved_bytes.peak << ',' << m.batches << ',' << fixed(m.wall_s, 4) << '\n';
+    }
+}
+
+void export_sweep_csv(const std::string& path, const std::vector<SweepRow>& rows) {
+    write_file_atomically(path, [&](std::ostream& out) { write_sweep_csv(out, rows); });
+}
+
+}  // namespace pinscope

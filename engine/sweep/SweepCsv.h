@@ -1,0 +1,27 @@
+#pragma once
+// A sweep's results as CSV: one row per combination, rates per second and fractions from 0 to 1.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "config/LoaderConfig.h"
+#include "runner/RunRecord.h"
+
+namespace pinscope {
+
+struct SweepRow {
+    LoaderConfig config;
+    RunSummary summary;
+};
+
+inline constexpr const char* kSweepCsvHeader =
+    "workers,prefetch_factor,pin_memory,pin_mode,batches_per_s,samples_per_s,h2d_gb_per_s,gpu_busy,copy_hidden,"
+    "data_wait,pinned_peak_bytes,batches,wall_s";
+
+// The header, then one line per row. prefetch_factor and pin_mode are empty where they do not
+// apply (no workers, pin_memory off).
+void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows);
+// Written whole or not at all; throws std::runtime_error naming the path on failure.
+void export_sweep_csv(const std::string& path, const std::vector<SweepRow>& rows);
+
+}  // namespace pinscope

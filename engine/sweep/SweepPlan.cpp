@@ -1,0 +1,61 @@
+#include "sweep/SweepPlan.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace pinscope {
+
+namespace {
+
+// The axis values, or the base value alone when the axis is empty.
+template <typename T>
+std::vector<T> values_or(const std::vector<T>& axis, T base) {
+    return axis.empty() ? std::vector<T>{base} : axis;
+}
+
+}  // namespace
+
+std::vector<LoaderConfig> expand_sweep(const LoaderConfig& base, const SweepAxes& axes) {
+    // An unset base prefetch is a value of its own (PyTorch's default), kept as unset.
+    std::vector<std::optional<std::uint32_t>> prefetch_values;
+    if (axes.prefetch.empty()) prefetch_values.push_back(base.prefetch_factor);
+    for (const std::uint32_t value : axes.prefetch) prefetch_values.emplace_back(value);
+
+    std::vector<LoaderConfig> configs;
+    for (const std::uint32_t workers : values_or(axes.workers, base.num_workers)) {
+        for (const auto& prefetch : prefetch_values) {
+            for (const bool pin_memory : values_or(axes.pin_memory, base.pin_memory)) {
+                for (const PinMode pin_mode : values_or(axes.pin_mode, base.pin_mode)) {
+                    LoaderConfig config = base;
+                    config.num_workers = workers;
+                    config.prefetch_factor = workers == 0 ? std::nullopt : prefetch;
+                    config.pin_memory = pin_memory;
+                    config.pin_mode = pin_memory ? pin_mode : base.pin_mode;
+                    if (std::find(configs.begin(), configs.end(), config) == configs.end())
+                        configs.push_back(std::move(config));
+                }
+            }
+        }
+    }
+    return configs;
+}
+
+std::optional<std::uint32_t> applied_prefetch(const LoaderConfig& config) {
+    if (config.num_workers == 0) return std::nullopt;
+    return config.effective_prefetch_factor();
+}
+
+std::optional<PinMode> applied_pin_mode(const LoaderConfig& config) {
+    if (!config.pin_memory) return std::nullopt;
+    return config.pin_mode;
+}
+
+std::string describe_sweep_point(const LoaderConfig& config) {
+    const auto prefetch = applied_prefetch(config);
+    const auto pin_mode = applied_pin_mode(config);
+    return "workers=" + std::to_string(config.num_workers) +
+           " prefetch=" + (prefetch ? std::to_string(*prefetch) : "-") +
+           " pin_memory=" + (config.pin_memory ? "on" : "off") + " pin_mode=" + (pin_mode ? to_string(*pin_mode) : "-");
+}
+
+}  // namespace pinscope

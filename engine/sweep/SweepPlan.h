@@ -1,0 +1,35 @@
+#pragma once
+// The combinations of a parameter sweep, shared by `pinscope-cli sweep` and the GUI.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/LoaderConfig.h"
+
+namespace pinscope {
+
+// Values to try for each axis; an empty axis keeps the base configuration's value.
+struct SweepAxes {
+    std::vector<std::uint32_t> workers;
+    std::vector<std::uint32_t> prefetch;
+    std::vector<bool> pin_memory;
+    std::vector<PinMode> pin_mode;
+};
+
+// The cartesian product in the order workers, prefetch, pin_memory, pin_mode (the last varies
+// fastest), following PyTorch's rules: with 0 workers prefetch_factor is left unset, and with
+// pin_memory off the pin mode keeps the base value; combinations that these rules make equal
+// appear once, at their first position. The result is not validated.
+std::vector<LoaderConfig> expand_sweep(const LoaderConfig& base, const SweepAxes& axes);
+
+// The prefetch factor and pin mode a combination runs with; nullopt where PyTorch ignores them
+// (no workers, pin_memory off).
+std::optional<std::uint32_t> applied_prefetch(const LoaderConfig& config);
+std::optional<PinMode> applied_pin_mode(const LoaderConfig& config);
+
+// "workers=4 prefetch=2 pin_memory=on pin_mode=pool"; prefetch and pin_mode are "-" where they
+// do not apply.
+std::string describe_sweep_point(const LoaderConfig& config);
+
+}  // namespace pinscope

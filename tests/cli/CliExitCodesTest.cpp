@@ -1,0 +1,152 @@
+// Exit codes and messages: bad input exits 2 with one line naming the flag, a run-time failure
+// exits 1, help and listings exit 0.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <ostream>
+
+#include "BuildConfig.h"
+#include "CliProcess.h"
+
+namespace pinscope::test {
+namespace {
+
+struct BadInput {
+    std::string name;
+    std::vector<std::string> args;
+    std::string named;  // what the message must name: the flag or field
+};
+
+// gtest shows the command line instead of the object's bytes.
+void PrintTo(const BadInput& input, std::ostream* out) {
+    for (const std::string& arg : input.args) *out << arg << ' ';
+}
+
+// Fast if it ever got past the checks: every case must fail before running.
+const std::vector<std::string> kShortRun{"--batch-size", "4", "--sample-shape", "3x32x32"};
+
+std::vector<std::string> run_args(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"run"};
+    all.insert(all.end(), args.begin(), args.end());
+    all.insert(all.end(), kShortRun.begin(), kShortRun.end());
+    return all;
+}
+
+long line_count(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+class CliBadInput : public testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, ExitsTwoWithOneLineNamingTheFlag) {
+    const BadInput& input = GetParam();
+    const CliResult result = run_cli(input.args);
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_NE(result.err.find("pinscope-cli: "), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find(input.named), std::string::npos) << result.err;
+    EXPECT_EQ(line_count(result.err), 1) << result.err;
+    EXPECT_EQ(result.out, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flags, CliBadInput,
+    testing::Values(
+        BadInput{"WorkersNotANumber", run_args({"--workers", "x"}),
+                 "--workers: 'x' is not allowed; expected an integer from 0 to 256"},
+        BadInput{"WorkersNegative", run_args({"--workers", "-1"}), "--workers"},
+        BadInput{"WorkersTooMany", run_args({"--workers", "300"}), "--workers: 300"},
+        BadInput{"WorkersOverflow", run_args({"--workers", "99999999999999999999"}), "--workers"},
+        BadInput{"WorkersListInRun", run_args({"--workers", "0,4"}), "--workers"},
+        BadInput{"BatchSizeZero", {"run", "--batch-size", "0"}, "--batch-size"},
+        BadInput{"ShapeWithZero", {"run", "--sample-shape", "3x0x224"}, "--sample-shape"},
+        BadInput{"ShapeWithEmptyDimension", {"run", "--sample-shape", "3xx4"}, "--sample-shape: '3xx4'"},
+        BadInput{"ShapeEmpty", {"run", "--sample-shape", ""}, "--sample-shape"},
+        BadInput{"DTypeUnknown", run_args({"--dtype", "f33"}), "--dtype: 'f33' is not allowed; expected one of"},
+        BadInput{"PinMemoryNotOnOff", run_args({"--pin-memory", "maybe"}),
+                 "--pin-memory: 'maybe' is not allowed; expected on or off"},
+        BadInput{"NonBlockingNotOnOff", run_args({"--non-blocking", "1"}), "--non-blocking"},
+        BadInput{"InOrderNotOnOff", run_args({"--in-order", "yes"}), "--in-order"},
+        BadInput{"PinModeUnknown", run_args({"--pin-mode", "foo"}), "--pin-mode"},
+        BadInput{"HostUnknown", run_args({"--host", "foo"}), "--host"},
+        BadInput{"CpuUsNotANumber", run_args({"--cpu-us", "abc"}), "--cpu-us"},
+        BadInput{"GpuUsNegative", run_args({"--gpu-us", "-1"}), "--gpu-us"},
+        BadInput{"BatchesZero", run_args({"--batches", "0"}), "--batches"},
+        BadInput{"SecondsNotFinite", run_args({"--seconds", "nan"}), "--seconds"},
+        BadInput{"BatchesAndSeconds", run_args({"--batches", "5", "--seconds", "2"}), "--seconds"},
+        BadInput{"BudgetBadSuffix", run_args({"--pinned-budget", "12Q"}), "--pinned-budget: '12Q'"},
+        BadInput{"BudgetTooSmall", run_args({"--pinned-budget", "1M"}), "--pinned-budget: 1048576"},
+        BadInput{"DeviceUnknown", run_args({"--device", "gpu"}), "--device"},
+        BadInput{"ProfileUnknown", run_args({"--device", "emulated:no-such-profile", "--batches", "5"}), "--device"},
+        BadInput{"PrefetchWithoutWorkers", run_args({"--workers", "0", "--prefetch", "2"}), "--prefetch"},
+        BadInput{"ConfigMissing", run_args({"--config", "/nonexistent/pinscope.json"}), "--config"},
+        BadInput{"UnknownFlag", run_args({"--bogus"}), "--bogus"},
+        BadInput{"MissingValue", {"run", "--workers"}, "--workers"},
+        BadInput{"SweepListItem", {"sweep", "--workers", "0,x"}, "--workers: 'x'"},
+        BadInput{"SweepEmptyListItem", {"sweep", "--pin-memory", "off,,on"}, "--pin-memory"},
+        BadInput{"SweepInvalidCombination", {"sweep", "--workers", "0,300", "--batches", "5"}, "workers=300"},
+        BadInput{"UnknownCommand", {"bogus"}, "bogus"}),
+    [](const testing::TestParamInfo<BadInput>& param) { return param.param.name; });
+
+TEST(CliExitCodes, ConfigFileThatIsNotJson) {
+    TempDir dir;
+    std::ofstream(dir.path("bad.json")) << "{\"num_workers\": ";
+    const CliResult result = run_cli({"run", "--config", dir.path("bad.json")});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("--config"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("JSON"), std::string::npos) << result.err;
+}
+
+TEST(CliExitCodes, ConfigFileWithABadValueNamesTheField) {
+    TempDir dir;
+    std::ofstream(dir.path("workers.json")) << R"({"num_workers": 999, "batches": 5})";
+    const CliResult result = run_cli({"run", "--config", dir.path("workers.json")});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("num_workers: 999 is not allowed"), std::string::npos) << result.err;
+}
+
+TEST(CliExitCodes, NoCommandPrintsUsage) {
+    const CliResult result = run_cli({});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("Usage"), std::string::npos) << result.err;
+}
+
+TEST(CliExitCodes, HelpAndVersionExitZero) {
+    const CliResult help = run_cli({"--help"});
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("sweep"), std::string::npos) << help.out;
+
+    const CliResult run_help = run_cli({"run", "--help"});
+    EXPECT_EQ(run_help.exit_code, 0);
+    EXPECT_NE(run_help.out.find("--pin-memory"), std::string::npos) << run_help.out;
+    EXPECT_NE(run_help.out.find("--summary"), std::string::npos) << run_help.out;
+
+    const CliResult sweep_help = run_cli({"sweep", "--help"});
+    EXPECT_EQ(sweep_help.exit_code, 0);
+    EXPECT_NE(sweep_help.out.find("comma"), std::string::npos) << sweep_help.out;
+
+    const CliResult version = run_cli({"--version"});
+    EXPECT_EQ(version.exit_code, 0);
+    EXPECT_NE(version.out.find(PINSCOPE_VERSION), std::string::npos) << version.out;
+}
+
+TEST(CliExitCodes, DevicesListsTheBuiltInProfiles) {
+    const CliResult result = run_cli({"devices"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("h200-pcie5"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("CUDA"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("GB/s"), std::string::npos) << result.out;
+}
+
+TEST(CliExitCodes, CudaWithoutCudaSupportIsARunTimeFailure) {
+    if (PINSCOPE_HAVE_CUDA) GTEST_SKIP() << "this build has the CUDA device";
+    const CliResult result = run_cli({"run", "--device", "cuda", "--batches", "5"});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("no CUDA support"), std::string::npos) << result.err;
+    EXPECT_EQ(result.out, "");
+
+    const CliResult devices = run_cli({"devices"});
+    EXPECT_NE(devices.out.find("CUDA: none (this build of pinscope has no CUDA support"), std::string::npos)
+        << devices.out;
+}
+
+}  // namespace
+}  // namespace pinscope::test

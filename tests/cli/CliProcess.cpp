@@ -1,0 +1,144 @@
+#include "CliProcess.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+extern char** environ;
+
+namespace pinscope::test {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void fail(const char* what) { throw std::system_error(errno, std::generic_category(), what); }
+
+struct Pipe {
+    int read = -1;
+    int write = -1;
+    Pipe() {
+        std::array<int, 2> fds{};
+        if (::pipe(fds.data()) != 0) fail("pipe");
+        read = fds[0];
+        write = fds[1];
+    }
+    ~Pipe() {
+        if (read >= 0) ::close(read);
+        if (write >= 0) ::close(write);
+    }
+    Pipe(const Pipe&) = delete;
+    Pipe& operator=(const Pipe&) = delete;
+};
+
+pid_t spawn(const std::vector<std::string>& args, const Pipe& out, const Pipe& err) {
+    std::vector<char*> argv;
+    std::string program = PINSCOPE_CLI_PATH;
+    argv.push_back(program.data());
+    std::vector<std::string> copies = args;
+    for (std::string& arg : copies) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+    posix_spawn_file_actions_addclose(&actions, out.read);
+    posix_spawn_file_actions_addclose(&actions, err.read);
+    pid_t pid = 0;
+    const int result = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (result != 0) {
+        errno = result;
+        fail("posix_spawn");
+    }
+    return pid;
+}
+
+int milliseconds_until(Clock::time_point when) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now()).count();
+    return left < 0 ? 0 : static_cast<int>(left);
+}
+
+}  // namespace
+
+CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& options) {
+    Pipe out;
+    Pipe err;
+    const pid_t pid = spawn(args, out, err);
+    ::close(out.write);
+    ::close(err.write);
+    out.write = err.write = -1;
+
+    CliResult result;
+    const Clock::time_point start = Clock::now();
+    const Clock::time_point deadline = start + options.timeout;
+    // time_point::max() stands for "no interrupt to send".
+    Clock::time_point interrupt_at =
+        options.interrupt_after ? start + *options.interrupt_after : Clock::time_point::max();
+
+    std::array<pollfd, 2> fds{{{out.read, POLLIN, 0}, {err.read, POLLIN, 0}}};
+    std::array<std::string*, 2> sinks{&result.out, &result.err};
+    int open = 2;
+    while (open > 0) {
+        if (Clock::now() >= deadline) {
+            result.timed_out = true;
+            ::kill(pid, SIGKILL);
+            break;
+        }
+        if (Clock::now() >= interrupt_at) {
+            ::kill(pid, SIGINT);
+            interrupt_at = Clock::time_point::max();
+        }
+        const int wait_ms = milliseconds_until(std::min(interrupt_at, deadline));
+        if (::poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) fail("poll");
+        for (std::size_t i = 0; i < fds.size(); ++i) {
+            if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+            std::array<char, 4096> buffer{};
+            const ssize_t count = ::read(fds[i].fd, buffer.data(), buffer.size());
+            if (count > 0) {
+                sinks[i]->append(buffer.data(), static_cast<std::size_t>(count));
+            } else if (count == 0 || errno != EINTR) {
+                fds[i].fd = -1;  // poll ignores negative descriptors
+                --open;
+            }
+        }
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) fail("waitpid");
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return result;
+}
+
+TempDir::TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "pinscope-cli-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) fail("mkdtemp");
+    root_ = pattern;
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(root_, ignored);
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace pinscope::test

@@ -1,0 +1,41 @@
+#pragma once
+// Runs the built pinscope-cli as a child process and captures what it says and how it exits.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pinscope::test {
+
+struct CliResult {
+    int exit_code = -1;  // 128 + the signal when one ended it
+    std::string out;
+    std::string err;
+    bool timed_out = false;  // killed at the timeout
+};
+
+struct CliRunOptions {
+    std::chrono::milliseconds timeout{20000};
+    std::optional<std::chrono::milliseconds> interrupt_after;  // send SIGINT this long after the start
+};
+
+// Runs PINSCOPE_CLI_PATH with `args`.
+CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& options = {});
+
+// A fresh directory under the system's temporary folder, removed with everything in it.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::string path(const std::string& name) const { return root_ + "/" + name; }
+    const std::string& root() const { return root_; }
+
+private:
+    std::string root_;
+};
+
+std::string read_file(const std::string& path);
+
+}  // namespace pinscope::test

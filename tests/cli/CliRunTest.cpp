@@ -1,0 +1,105 @@
+// pinscope-cli run: a short modelled run, its summary, its export files and Ctrl-C.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "CliProcess.h"
+
+namespace pinscope::test {
+namespace {
+
+std::vector<std::string> short_run(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"run", "--batches",      "40",      "--batch-size", "8",      "--workers",
+                                  "2",   "--sample-shape", "3x32x32", "--host",       "modeled"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+std::size_t count_lines(const std::string& text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(CliRun, ShortRunPrintsTheSummary) {
+    const CliResult result = run_cli(short_run());
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("batches/s"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("wrote"), std::string::npos) << result.out;
+}
+
+TEST(CliRun, WritesEveryExportAskedFor) {
+    TempDir dir;
+    const std::string csv = dir.path("csv");
+    const std::string trace = dir.path("trace.json");
+    const std::string summary = dir.path("summary.json");
+    const CliResult result = run_cli(short_run({"--csv", csv, "--trace", trace, "--summary", summary}));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("wrote spans.csv, counters.csv, summary.json to " + csv), std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("wrote " + trace), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("wrote " + summary), std::string::npos) << result.out;
+
+    const auto json = nlohmann::json::parse(read_file(summary));
+    EXPECT_GT(json.at("batches_per_s").get<double>(), 0.0);
+    EXPECT_GT(json.at("samples_per_s").get<double>(), 0.0);
+    EXPECT_EQ(json.at("batches").get<std::uint64_t>(), 40u);
+    EXPECT_EQ(nlohmann::json::parse(read_file(csv + "/summary.json")).at("batches").get<std::uint64_t>(), 40u);
+
+    const auto trace_json = nlohmann::json::parse(read_file(trace));
+    EXPECT_FALSE(trace_json.at("traceEvents").empty());
+    EXPECT_GE(count_lines(read_file(csv + "/spans.csv")), 2u);
+    EXPECT_GE(count_lines(read_file(csv + "/counters.csv")), 2u);
+}
+
+TEST(CliRun, FlagsOverrideTheConfigFile) {
+    TempDir dir;
+    std::ofstream(dir.path("config.json"))
+        << R"({"batch_size": 4, "sample_shape": [3, 32, 32], "num_workers": 1, "batches": 10})";
+    const std::string summary = dir.path("summary.json");
+    const CliResult result =
+        run_cli({"run", "--config", dir.path("config.json"), "--batches", "20", "--summary", summary});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(nlohmann::json::parse(read_file(summary)).at("batches").get<std::uint64_t>(), 20u);
+}
+
+TEST(CliRun, UnwritableSummaryFailsWithoutAFile) {
+    TempDir dir;
+    const std::string summary = dir.path("missing-folder/summary.json");
+    const CliResult result = run_cli(short_run({"--summary", summary}));
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find(summary), std::string::npos) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(summary));
+    EXPECT_FALSE(std::filesystem::exists(dir.path("missing-folder")));
+}
+
+TEST(CliRun, SummaryOntoADirectoryFails) {
+    TempDir dir;
+    const CliResult result = run_cli(short_run({"--summary", dir.root()}));
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("--summary"), std::string::npos) << result.err;
+    EXPECT_TRUE(std::filesystem::is_empty(dir.root()));
+}
+
+TEST(CliRun, InterruptStopsCleanlyAndStillSummarises) {
+    TempDir dir;
+    const std::string summary = dir.path("summary.json");
+    CliRunOptions options;
+    options.interrupt_after = std::chrono::milliseconds(600);
+    options.timeout = std::chrono::milliseconds(15000);
+    const auto start = std::chrono::steady_clock::now();
+    const CliResult result = run_cli({"run", "--seconds", "60", "--batch-size", "4", "--sample-shape", "3x32x32",
+                                      "--workers", "2", "--summary", summary},
+                                     options);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+    EXPECT_FALSE(result.timed_out);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("interrupted"), std::string::npos) << result.err;
+    EXPECT_NE(result.out.find("batches/s"), std::string::npos) << result.out;
+    EXPECT_GT(nlohmann::json::parse(read_file(summary)).at("batches").get<std::uint64_t>(), 0u);
+}
+
+}  // namespace
+}  // namespace pinscope::test

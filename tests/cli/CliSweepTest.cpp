@@ -1,0 +1,93 @@
+// pinscope-cli sweep: combinations, PyTorch's rules between fields, the table and its CSV.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "CliProcess.h"
+
+namespace pinscope::test {
+namespace {
+
+constexpr const char* kHeader =
+    "workers,prefetch_factor,pin_memory,pin_mode,batches_per_s,samples_per_s,h2d_gb_per_s,gpu_busy,copy_hidden,"
+    "data_wait,pinned_peak_bytes,batches,wall_s";
+
+std::vector<std::string> sweep(std::vector<std::string> extra) {
+    std::vector<std::string> args{"sweep", "--batches", "20", "--batch-size", "4", "--sample-shape", "3x32x32"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t found = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++found;
+    return found;
+}
+
+TEST(CliSweep, FourCombinationsTableAndCsv) {
+    TempDir dir;
+    const std::string csv = dir.path("sweep.csv");
+    const CliResult result = run_cli(sweep({"--workers", "0,2", "--pin-memory", "off,on", "--csv", csv}));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("[4/4] workers=2 prefetch=2 pin_memory=on pin_mode=pool ... "), std::string::npos)
+        << result.err;
+
+    const auto table = lines_of(result.out);
+    ASSERT_GE(table.size(), 5u) << result.out;
+    EXPECT_EQ(table[0].rfind("workers", 0), 0u) << table[0];
+    for (const char* column :
+         {"batches/s", "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "data wait %", "pinned peak MiB"})
+        EXPECT_NE(table[0].find(column), std::string::npos) << column;
+    EXPECT_EQ(count(result.out, "<- best"), 1u) << result.out;
+    EXPECT_NE(result.out.find("wrote " + csv), std::string::npos) << result.out;
+
+    const auto rows = lines_of(read_file(csv));
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[0], kHeader);
+    EXPECT_EQ(rows[1].rfind("0,,off,,", 0), 0u) << rows[1];
+    EXPECT_EQ(rows[2].rfind("0,,on,pool,", 0), 0u) << rows[2];
+    EXPECT_EQ(rows[3].rfind("2,2,off,,", 0), 0u) << rows[3];
+    EXPECT_EQ(rows[4].rfind("2,2,on,pool,", 0), 0u) << rows[4];
+}
+
+TEST(CliSweep, PrefetchWithoutWorkersRunsOnce) {
+    const CliResult result = run_cli(sweep({"--workers", "0", "--prefetch", "2,4"}));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("[1/1] workers=0 prefetch=-"), std::string::npos) << result.err;
+    EXPECT_EQ(lines_of(result.out).size(), 2u) << result.out;  // header and one row
+}
+
+TEST(CliSweep, PinModesWithPinMemoryOffRunOnce) {
+    const CliResult result = run_cli(sweep({"--workers", "1", "--pin-memory", "off", "--pin-mode", "pool,worker"}));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(lines_of(result.out).size(), 2u) << result.out;
+}
+
+TEST(CliSweep, AnInvalidCombinationStopsBeforeAnyRun) {
+    const CliResult result = run_cli(sweep({"--workers", "2,8", "--prefetch", "2,100"}));
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("workers=2 prefetch=100"), std::string::npos) << result.err;
+    EXPECT_EQ(result.err.find("[1/"), std::string::npos) << result.err;
+    EXPECT_EQ(result.out, "");
+}
+
+TEST(CliSweep, UnwritableCsvFailsBeforeRunning) {
+    TempDir dir;
+    const std::string csv = dir.path("missing/sweep.csv");
+    const CliResult result = run_cli(sweep({"--workers", "0,1", "--csv", csv}));
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find(csv), std::string::npos) << result.err;
+    EXPECT_EQ(result.err.find("[1/"), std::string::npos) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(csv));
+}
+
+}  // namespace
+}  // namespace pinscope::test

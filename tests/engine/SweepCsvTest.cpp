@@ -1,0 +1,44 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "sweep/SweepCsv.h"
+
+namespace pinscope {
+namespace {
+
+TEST(SweepCsv, EmptyCellsWhereFieldsDoNotApply) {
+    SweepRow row;
+    row.config.num_workers = 0;
+    row.config.pin_memory = false;
+    row.summary.metrics.batches_per_s = 412.25;
+    row.summary.metrics.batches = 40;
+    row.summary.pinned.reserved_bytes.peak = 1 << 20;
+    std::ostringstream out;
+    write_sweep_csv(out, {row});
+    std::istringstream in(out.str());
+    std::string header;
+    std::string line;
+    std::getline(in, header);
+    std::getline(in, line);
+    EXPECT_EQ(header, kSweepCsvHeader);
+    EXPECT_EQ(line.rfind("0,,off,,412.250,", 0), 0u) << line;
+    EXPECT_NE(line.find(",1048576,40,"), std::string::npos) << line;
+}
+
+TEST(SweepCsv, AppliedPrefetchAndPinMode) {
+    SweepRow row;
+    row.config.num_workers = 4;
+    row.config.prefetch_factor.reset();  // PyTorch's default, 2
+    row.config.pin_memory = true;
+    row.config.pin_mode = PinMode::Worker;
+    std::ostringstream out;
+    write_sweep_csv(out, {row, row});
+    const std::string text = out.str();
+    EXPECT_NE(text.find("\n4,2,on,worker,"), std::string::npos) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
+}
+
+}  // namespace
+}  // namespace pinscope
