@@ -15,9 +15,8 @@ TimeNs us_to_ns(double us) { return static_cast<TimeNs>(us * 1e3); }
 EmulatedDevice::EmulatedDevice(HardwareProfile profile, HostMode host) : profile_(std::move(profile)), host_(host) {}
 
 DeviceInfo EmulatedDevice::info() const {
-    return DeviceInfo{"emulated", "emulated " + profile_.description, profile_.name,
-                      profile_.link_name + ", profile " + profile_.name +
-                          (host_ == HostMode::Modeled ? ", host modeled" : ", host real")};
+    // The host mode and profile are said by whoever prints this; the detail says what it models.
+    return DeviceInfo{"emulated", profile_.description, profile_.name, "modelled on " + profile_.link_name};
 }
 
 void EmulatedDevice::prepare(std::size_t) {}
