@@ -30,7 +30,7 @@ PinnedBound worst_case_pinned(const LoaderConfig& config) {
     // batches whose copies the device has not finished yet.
     const std::uint64_t outstanding = config.num_workers > 0 ? config.max_outstanding() : 0;
     return PinnedBound{outstanding + 1 + kMaxBatchesOnDevice,
-                       cached ? round_up_pow2(bytes) : (bytes + page - 1) / page * page};
+                       cached ? std::max<std::uint64_t>(round_up_pow2(bytes), page) : (bytes + page - 1) / page * page};
 }
 
 }  // namespace pinscope

@@ -1,5 +1,7 @@
 #include "memory/PinnedPool.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -46,15 +48,22 @@ PinnedPool::~PinnedPool() {
     }
 }
 
-bool PinnedPool::reserve(std::size_t bytes, const std::atomic<bool>& stop, LaneRecorder* recorder) {
+PinnedPool::Reservation PinnedPool::reserve(std::size_t bytes, const std::atomic<bool>& stop, LaneRecorder* recorder,
+                                            std::size_t reuse_size, PinnedBlock* reused) {
     bool waited = false;
     while (true) {
         std::vector<PinnedBlock> to_free;
         {
             std::unique_lock lock(mutex_);
+            auto cached = reuse_size != 0 ? free_lists_.find(reuse_size) : free_lists_.end();
+            if (cached != free_lists_.end() && !cached->second.empty()) {
+                *reused = cached->second.back();
+                cached->second.pop_back();
+                return Reservation::Reused;
+            }
             if (committed_ + bytes <= budget_) {
                 committed_ += bytes;
-                return true;
+                return Reservation::Reserved;
             }
             // Give back cached blocks (largest first) before making anyone wait; host_free()
             // returns their bytes to the budget.
@@ -74,7 +83,7 @@ bool PinnedPool::reserve(std::size_t bytes, const std::atomic<bool>& stop, LaneR
         }
         free_blocks(to_free, recorder);
         if (to_free.empty()) {
-            if (stop.load()) return false;
+            if (stop.load()) return Reservation::Stopped;
             process_events(recorder);
         }
     }
@@ -90,99 +99,75 @@ PinnedBlock PinnedPool::hand_out_locked(PinnedBlock block) {
 
 std::optional<PinnedBlock> PinnedPool::allocate(std::size_t bytes, const std::atomic<bool>& stop,
                                                 LaneRecorder* recorder, std::uint64_t batch) {
-    const std::size_t size = round_up_pow2(bytes);
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        {
+    // Whole pages at least, so that the OS hands back exactly the block size.
+    const std::size_t size = std::max(round_up_pow2(bytes), static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+    process_events(recorder);  // a block may just have come back
+    PinnedBlock block;
+    switch (reserve(size, stop, recorder, size, &block)) {
+        case Reservation::Stopped: return std::nullopt;
+        case Reservation::Reused: {
             std::lock_guard lock(mutex_);
-            auto it = free_lists_.find(size);
-            if (it != free_lists_.end() && !it->second.empty()) {
-                PinnedBlock block = it->second.back();
-                it->second.pop_back();
-                block.requested = bytes;
-                ++stats_.cache_hits;
-                return hand_out_locked(block);
-            }
+            block.requested = bytes;
+            ++stats_.cache_hits;
+            return hand_out_locked(block);
         }
-        if (attempt == 0) process_events(recorder);  // a block may just have come back
+        case Reservation::Reserved: break;
     }
-    if (!reserve(size, stop, recorder)) return std::nullopt;
-    PinnedAllocation allocation;
-    try {
-        allocation = [&] {
-            const TimeNs start = now_ns();
-            PinnedAllocation a = device_.allocate_pinned(size);
-            if (recorder != nullptr) recorder->record(Stage::Alloc, batch, size, start, now_ns());
-            std::lock_guard lock(mutex_);
-            ++stats_.num_host_alloc;
-            stats_.host_alloc_time.add(static_cast<double>(now_ns() - start) / 1e3);
-            return a;
-        }();
-    } catch (...) {
-        std::lock_guard lock(mutex_);
-        committed_ -= size;
-        throw;
-    }
-    note_locked_state(allocation.locked, size);
+    const PinnedAllocation allocation =
+        new_segment(size, recorder, batch, Stage::Alloc, [&] { return device_.allocate_pinned(size); });
     std::lock_guard lock(mutex_);
-    stats_.segment.increase(1);
-    stats_.reserved_bytes.increase(static_cast<std::int64_t>(size));
-    reserved_.store(static_cast<std::uint64_t>(stats_.reserved_bytes.current), std::memory_order_relaxed);
-    return hand_out_locked(PinnedBlock{allocation.ptr, size, bytes, PinnedBlock::Kind::Cached, allocation.locked});
+    return hand_out_locked(PinnedBlock{allocation.ptr, allocation.bytes, bytes, PinnedBlock::Kind::Cached,
+                                       allocation.locked});
 }
 
 std::optional<PinnedBlock> PinnedPool::allocate_uncached(std::size_t bytes, const std::atomic<bool>& stop,
                                                          LaneRecorder* recorder, std::uint64_t batch) {
     process_events(recorder);
-    if (!reserve(bytes, stop, recorder)) return std::nullopt;
-    const TimeNs start = now_ns();
-    PinnedAllocation allocation;
-    try {
-        allocation = device_.allocate_pinned(bytes);
-    } catch (...) {
-        std::lock_guard lock(mutex_);
-        committed_ -= bytes;
-        throw;
-    }
-    const TimeNs end = now_ns();
-    if (recorder != nullptr) recorder->record(Stage::Alloc, batch, bytes, start, end);
-    note_locked_state(allocation.locked, bytes);
+    if (reserve(bytes, stop, recorder) == Reservation::Stopped) return std::nullopt;
+    const PinnedAllocation allocation =
+        new_segment(bytes, recorder, batch, Stage::Alloc, [&] { return device_.allocate_pinned(bytes); });
     std::lock_guard lock(mutex_);
-    ++stats_.num_host_alloc;
-    stats_.host_alloc_time.add(static_cast<double>(end - start) / 1e3);
-    stats_.segment.increase(1);
-    stats_.reserved_bytes.increase(static_cast<std::int64_t>(allocation.bytes));
-    reserved_.store(static_cast<std::uint64_t>(stats_.reserved_bytes.current), std::memory_order_relaxed);
-    // The budget was reserved for the bytes asked; the OS may have rounded up to whole pages.
-    committed_ += allocation.bytes - bytes;
-    return hand_out_locked(PinnedBlock{allocation.ptr, allocation.bytes, bytes, PinnedBlock::Kind::Uncached, allocation.locked});
+    return hand_out_locked(PinnedBlock{allocation.ptr, allocation.bytes, bytes, PinnedBlock::Kind::Uncached,
+                                       allocation.locked});
 }
 
 std::optional<PinnedBlock> PinnedPool::register_buffer(PageableBuffer buffer, std::size_t bytes,
                                                        const std::atomic<bool>& stop, LaneRecorder* recorder,
                                                        std::uint64_t batch) {
     process_events(recorder);
-    if (!reserve(bytes, stop, recorder)) return std::nullopt;
+    if (reserve(bytes, stop, recorder) == Reservation::Stopped) return std::nullopt;
     void* ptr = buffer.get();
+    // Registering in place is this mode's pin stage: no copy, but the locking itself costs.
+    const PinnedAllocation allocation = new_segment(bytes, recorder, batch, Stage::Pin, [&] {
+        return PinnedAllocation{ptr, bytes, device_.register_host(ptr, bytes)};
+    });
+    std::lock_guard lock(mutex_);
+    registered_buffers_[ptr] = std::move(buffer);
+    return hand_out_locked(PinnedBlock{ptr, bytes, bytes, PinnedBlock::Kind::Registered, allocation.locked});
+}
+
+PinnedAllocation PinnedPool::new_segment(std::size_t bytes, LaneRecorder* recorder, std::uint64_t batch, Stage stage,
+                                         const std::function<PinnedAllocation()>& lock_memory) {
     const TimeNs start = now_ns();
-    bool locked = false;
+    PinnedAllocation allocation;
     try {
-        locked = device_.register_host(ptr, bytes);
+        allocation = lock_memory();
     } catch (...) {
         std::lock_guard lock(mutex_);
         committed_ -= bytes;
         throw;
     }
     const TimeNs end = now_ns();
-    if (recorder != nullptr) recorder->record(Stage::Pin, batch, bytes, start, end);
-    note_locked_state(locked, bytes);
+    if (recorder != nullptr) recorder->record(stage, batch, allocation.bytes, start, end);
+    note_locked_state(allocation.locked, allocation.bytes);
     std::lock_guard lock(mutex_);
     ++stats_.num_host_alloc;
     stats_.host_alloc_time.add(static_cast<double>(end - start) / 1e3);
     stats_.segment.increase(1);
-    stats_.reserved_bytes.increase(static_cast<std::int64_t>(bytes));
+    stats_.reserved_bytes.increase(static_cast<std::int64_t>(allocation.bytes));
     reserved_.store(static_cast<std::uint64_t>(stats_.reserved_bytes.current), std::memory_order_relaxed);
-    registered_buffers_[ptr] = std::move(buffer);
-    return hand_out_locked(PinnedBlock{ptr, bytes, bytes, PinnedBlock::Kind::Registered, locked});
+    committed_ += allocation.bytes - bytes;  // the OS may round up to whole pages
+    return allocation;
 }
 
 void PinnedPool::release(const PinnedBlock& block, OpId after) {

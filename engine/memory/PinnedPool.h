@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -106,8 +107,15 @@ private:
         PinnedBlock block;
         OpId after;
     };
-    // Reserves `bytes` of the budget, freeing cached blocks or waiting for releases as needed.
-    bool reserve(std::size_t bytes, const std::atomic<bool>& stop, LaneRecorder* recorder);
+    enum class Reservation { Reserved, Reused, Stopped };
+    // Reserves `bytes` of the budget, freeing cached blocks of other sizes or waiting for releases
+    // as needed; a cached block of `reuse_size` that turns up meanwhile is taken instead.
+    Reservation reserve(std::size_t bytes, const std::atomic<bool>& stop, LaneRecorder* recorder,
+                        std::size_t reuse_size = 0, PinnedBlock* reused = nullptr);
+    // Runs `lock_memory` (the page-locking call) for reserved bytes and counts the new segment;
+    // gives the reservation back if it throws.
+    PinnedAllocation new_segment(std::size_t bytes, LaneRecorder* recorder, std::uint64_t batch, Stage stage,
+                                 const std::function<PinnedAllocation()>& lock_memory);
     PinnedBlock hand_out_locked(PinnedBlock block);
     void host_free(const PinnedBlock& block, LaneRecorder* recorder);
     void note_locked_state(bool locked, std::size_t bytes);
