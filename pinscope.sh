@@ -20,9 +20,11 @@ deps() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-build() {
-    cmake --preset "$1" >/dev/null
-    cmake --build --preset "$1" -j "$(nproc)"
+build() {  # build PRESET [TARGET...]
+    local preset=$1
+    shift
+    cmake --preset "$preset" >/dev/null
+    cmake --build --preset "$preset" -j "$(nproc)" ${1:+--target "$@"}
 }
 
 case "${1:-}" in
@@ -30,7 +32,7 @@ case "${1:-}" in
     build) deps; build "${2:-dev}" ;;
     run)
         deps
-        build release
+        build release pinscope-cli
         shift
         exec build/release/app/cli/pinscope-cli run "$@"
         ;;
