@@ -13,19 +13,10 @@ namespace {
 using test::file_names;
 using test::read_text;
 using test::TempDir;
+using test::thrown_message;
 
 void write_text(const std::string& path, const std::string& text) {
     write_file_atomically(path, [&](std::ostream& out) { out << text; });
-}
-
-std::string thrown_message(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const std::runtime_error& error) {
-        return error.what();
-    }
-    ADD_FAILURE() << "no std::runtime_error thrown";
-    return {};
 }
 
 mode_t permissions(const std::string& path) {

@@ -1,10 +1,12 @@
 #pragma once
 // A small hand-made run for the exporter tests, and helpers to read their output back.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -16,6 +18,17 @@
 #include "runner/RunRecord.h"
 
 namespace pinscope::test {
+
+// The message of the std::runtime_error that `action` throws; a test failure if it throws none.
+inline std::string thrown_message(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const std::runtime_error& error) {
+        return error.what();
+    }
+    ADD_FAILURE() << "no std::runtime_error thrown";
+    return {};
+}
 
 inline constexpr TimeNs kOrigin = 5'000'000'000;
 

@@ -11,16 +11,7 @@ namespace {
 
 using nlohmann::json;
 using test::TempDir;
-
-std::string thrown_message(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const std::runtime_error& error) {
-        return error.what();
-    }
-    ADD_FAILURE() << "no std::runtime_error thrown";
-    return {};
-}
+using test::thrown_message;
 
 TEST(RunExports, CsvDirIsCreatedAndHoldsSpansCountersAndSummary) {
     TempDir tmp;

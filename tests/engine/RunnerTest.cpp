@@ -18,6 +18,19 @@ using namespace std::chrono_literals;
 using test::batches_of;
 using test::small_config;
 
+// Runs until stopped, keeping every span.
+LoaderConfig until_stopped(LoaderConfig config) {
+    config.batches.reset();
+    config.seconds = 60;
+    return config;
+}
+
+RunnerOptions recording() {
+    RunnerOptions options;
+    options.keep_record = true;
+    return options;
+}
+
 bool contiguous_from_zero(const std::vector<std::uint64_t>& batches) {
     for (std::size_t i = 0; i < batches.size(); ++i)
         if (batches[i] != i) return false;
@@ -49,12 +62,8 @@ TEST(Runner, RejectsAnInvalidConfigurationBeforeStarting) {
 
 TEST(Runner, StopFreesEveryPinnedBlock) {
     const std::uint64_t locked_before = test::locked_bytes();
-    LoaderConfig config = small_config(4, true);
-    config.batches.reset();
-    config.seconds = 60;
-    RunnerOptions options;
-    options.keep_record = true;
-    Runner runner(options);
+    const LoaderConfig config = until_stopped(small_config(4, true));
+    Runner runner(recording());
     runner.start(config);
     std::this_thread::sleep_for(300ms);
     EXPECT_TRUE(runner.running());
@@ -71,12 +80,8 @@ TEST(Runner, StopFreesEveryPinnedBlock) {
 
 TEST(Runner, ReconfigureWhileRunningLosesNoBatchAndLeaksNothing) {
     const std::uint64_t locked_before = test::locked_bytes();
-    LoaderConfig config = small_config(4, false);
-    config.batches.reset();
-    config.seconds = 60;
-    RunnerOptions options;
-    options.keep_record = true;
-    Runner runner(options);
+    const LoaderConfig config = until_stopped(small_config(4, false));
+    Runner runner(recording());
     runner.start(config);
     std::this_thread::sleep_for(250ms);
 
