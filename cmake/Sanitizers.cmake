@@ -1,10 +1,12 @@
 # PINSCOPE_SANITIZE: "" (none), "address" (ASan + UBSan) or "thread" (TSan).
 set(PINSCOPE_SANITIZE "" CACHE STRING "Sanitizers: address (with undefined) or thread")
 if(PINSCOPE_SANITIZE STREQUAL "address")
-  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  # CXX only: nvcc does not take these flags, and device code cannot be instrumented anyway.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined> $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=undefined>)
   add_link_options(-fsanitize=address,undefined)
 elseif(PINSCOPE_SANITIZE STREQUAL "thread")
-  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread> $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
   add_link_options(-fsanitize=thread)
 elseif(NOT PINSCOPE_SANITIZE STREQUAL "")
   message(FATAL_ERROR "PINSCOPE_SANITIZE must be empty, 'address' or 'thread', not '${PINSCOPE_SANITIZE}'")

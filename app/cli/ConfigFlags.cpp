@@ -61,7 +61,7 @@ constexpr std::array<FlagSpec, 16> kFlags{{
      nullptr},
     {"--seconds", "seconds", "S", "run length in seconds, instead of --batches", Kind::Number, "-1", false, nullptr,
      nullptr},
-    {"--device", "device", "DEVICE", "emulated, emulated:PROFILE (name or JSON file), cuda or cuda:N", Kind::Text,
+    {"--device", "device", "DEVICE", "auto (the GPU if there is one, else emulated), emulated, emulated:PROFILE (name or JSON file), cuda or cuda:N", Kind::Text,
      nullptr, false, nullptr, nullptr},
     {"--host", "host", "MODE", "host work modelled from the profile or done for real", Kind::Text, "\"\"", true,
      "modeled on the emulated device, real on CUDA", nullptr},

@@ -153,12 +153,12 @@ void check_device(Checker& check, const std::string& device) {
     const std::string_view text = device;
     constexpr std::string_view emulated = "emulated:";
     constexpr std::string_view cuda = "cuda:";
-    const bool ok = text == "emulated" || text == "cuda" ||
+    const bool ok = text == "auto" || text == "emulated" || text == "cuda" ||
                     (text.starts_with(emulated) && text.size() > emulated.size()) ||
                     (text.starts_with(cuda) && valid_cuda_index(text.substr(cuda.size())));
     if (!ok)
         check.add("device", device.empty() ? "\"\"" : device,
-                  "emulated, emulated:<profile name or file>, cuda, or cuda:<N> with N from 0 to " +
+                  "auto, emulated, emulated:<profile name or file>, cuda, or cuda:<N> with N from 0 to " +
                       std::to_string(kMaxCudaIndex));
 }
 

@@ -36,7 +36,7 @@ struct LoaderConfig {
     // Length of the run: a number of batches or a number of seconds; exactly one is set.
     std::optional<std::uint64_t> batches;
     std::optional<double> seconds = 3.0;
-    std::string device = "emulated";  // "emulated", "emulated:PROFILE" (name or file), "cuda", "cuda:N"
+    std::string device = "auto";  // "auto" (cuda:0 if present, else emulated), "emulated[:PROFILE]", "cuda[:N]"
     std::optional<HostMode> host;     // unset: modeled on the emulated device, real on CUDA
     std::optional<std::uint64_t> pinned_budget_bytes;  // unset: a quarter of physical memory
 

@@ -10,6 +10,11 @@
 namespace pinscope {
 
 OpenedDevice open_device(const LoaderConfig& config) {
+    if (config.device == "auto") {
+        LoaderConfig resolved = config;
+        resolved.device = resolve_device(config.device).device;
+        return open_device(resolved);
+    }
     if (config.is_cuda()) {
 #if PINSCOPE_HAVE_CUDA
         const int ordinal = config.device == "cuda" ? 0 : std::stoi(config.device.substr(5));
@@ -25,6 +30,13 @@ OpenedDevice open_device(const LoaderConfig& config) {
     HardwareProfile profile = load_profile(profile_name);
     auto device = std::make_unique<EmulatedDevice>(profile, config.effective_host());
     return OpenedDevice{std::move(device), std::move(profile)};
+}
+
+ResolvedDevice resolve_device(const std::string& device) {
+    if (device != "auto") return {device, {}};
+    const CudaDeviceList cuda = list_cuda_devices();
+    if (!cuda.devices.empty()) return {"cuda:0", {}};
+    return {"emulated", "no CUDA GPU (" + cuda.why_none + "): using the emulated device, profile " + kDefaultProfile};
 }
 
 CudaDeviceList list_cuda_devices() {

@@ -15,6 +15,14 @@ struct OpenedDevice {
     HardwareProfile profile;  // what modelled host work follows (the emulated device's own profile)
 };
 
+// "auto" becomes "cuda:0" when a CUDA GPU is present and "emulated" otherwise; `note` says why
+// when it falls back. Other device strings are returned as they are.
+struct ResolvedDevice {
+    std::string device;
+    std::string note;
+};
+ResolvedDevice resolve_device(const std::string& device);
+
 // Throws DeviceError (no such GPU, no CUDA in this build, driver failure) or ConfigError (bad profile).
 OpenedDevice open_device(const LoaderConfig& config);
 

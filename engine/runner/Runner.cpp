@@ -1,6 +1,7 @@
 #include "runner/Runner.h"
 
 #include "config/ConfigValidation.h"
+#include "device/DeviceFactory.h"
 #include "runner/RunSession.h"
 
 namespace pinscope {
@@ -9,7 +10,12 @@ Runner::Runner(RunnerOptions options) : options_(std::move(options)) {}
 
 Runner::~Runner() { stop(); }
 
-void Runner::start(const LoaderConfig& config) {
+void Runner::start(const LoaderConfig& requested) {
+    validate(requested);
+    const ResolvedDevice resolved = resolve_device(requested.device);
+    if (!resolved.note.empty() && options_.messages) options_.messages(Severity::Info, resolved.note);
+    LoaderConfig config = requested;
+    config.device = resolved.device;
     validate(config);
     stop();
     OpenedDevice device;
@@ -22,7 +28,10 @@ void Runner::start(const LoaderConfig& config) {
     session_ = std::make_shared<RunSession>(config, std::move(device), options_, running_);
 }
 
-void Runner::reconfigure(const LoaderConfig& config) {
+void Runner::reconfigure(const LoaderConfig& requested) {
+    validate(requested);
+    LoaderConfig config = requested;
+    config.device = resolve_device(requested.device).device;
     validate(config);
     if (session_ && running_) session_->request_reconfigure(config);
 }

@@ -22,6 +22,7 @@ inline RunRecord run_to_end(const LoaderConfig& config, RunnerOptions options = 
 // A small, quick configuration: 4 x 3x32x32 f32 batches (48 KiB) with the host modelled.
 inline LoaderConfig small_config(std::uint32_t workers, bool pin_memory, std::uint64_t batches = 60) {
     LoaderConfig config;
+    config.device = "emulated";  // the figures these tests expect are the emulated device's
     config.batch_size = 4;
     config.sample_shape = {3, 32, 32};
     config.num_workers = workers;

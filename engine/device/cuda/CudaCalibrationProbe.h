@@ -1,0 +1,11 @@
+#pragma once
+// What `pinscope-cli calibrate` measures on a real GPU beyond copy bandwidth.
+#include <memory>
+
+#include "calibrate/CalibrationProbe.h"
+
+namespace pinscope {
+
+std::unique_ptr<CalibrationProbe> open_cuda_calibration_probe(int ordinal);
+
+}  // namespace pinscope

@@ -1,0 +1,12 @@
+#pragma once
+// Times host<->device copies on a real GPU the way nvbandwidth does, for `pinscope-cli bandwidth`
+// and `calibrate`.
+#include <memory>
+
+#include "bandwidth/CopyTimer.h"
+
+namespace pinscope {
+
+std::unique_ptr<CopyTimer> open_cuda_copy_timer(int ordinal);
+
+}  // namespace pinscope
