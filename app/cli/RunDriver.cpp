@@ -41,9 +41,12 @@ void print_engine_message(Severity severity, const std::string& text) {
     std::fputs(line.c_str(), stderr);
 }
 
-RunnerOptions options_for(bool keep_record, std::shared_ptr<std::atomic<bool>> reported_error) {
+RunnerOptions options_for(bool keep_record, const Measurement& measurement,
+                          std::shared_ptr<std::atomic<bool>> reported_error) {
     RunnerOptions options;
     options.keep_record = keep_record;
+    options.window_s = measurement.window_s;
+    options.trace_all_spans = measurement.trace_all_spans;
     options.messages = [reported_error](Severity severity, const std::string& text) {
         if (severity == Severity::Error) reported_error->store(true);
         print_engine_message(severity, text);
@@ -53,8 +56,9 @@ RunnerOptions options_for(bool keep_record, std::shared_ptr<std::atomic<bool>> r
 
 }  // namespace
 
-RunDriver::RunDriver(bool keep_record)
-    : reported_error_(std::make_shared<std::atomic<bool>>(false)), runner_(options_for(keep_record, reported_error_)) {
+RunDriver::RunDriver(bool keep_record, Measurement measurement)
+    : reported_error_(std::make_shared<std::atomic<bool>>(false)),
+      runner_(options_for(keep_record, measurement, reported_error_)) {
     g_interrupted.store(false);
     install_handlers();
 }

@@ -9,11 +9,18 @@
 
 namespace pinscope::cli {
 
+// How a run is measured: the sliding window its steady-state metrics are taken over, and whether
+// every span is traced (off only to measure what tracing costs).
+struct Measurement {
+    double window_s = 1.0;
+    bool trace_all_spans = true;
+};
+
 class RunDriver {
 public:
     // Installs the signal handlers for its lifetime; a second signal kills as usual, for a stop
     // that hangs.
-    explicit RunDriver(bool keep_record);
+    explicit RunDriver(bool keep_record, Measurement measurement = {});
     ~RunDriver();
     RunDriver(const RunDriver&) = delete;
     RunDriver& operator=(const RunDriver&) = delete;

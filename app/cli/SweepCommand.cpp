@@ -1,6 +1,7 @@
 #include "SweepCommand.h"
 
 #include <iostream>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -18,6 +19,14 @@ SweepCommand::SweepCommand(CLI::App& app)
     : command_(app.add_subcommand("sweep", "Run every combination of the swept flags and compare them")),
       flags_(*command_, ConfigFlags::Mode::Sweep) {
     command_->add_option("--csv", csv_path_, "write the table as CSV to this file")->type_name("FILE");
+    command_->add_option("--warmup", warmup_s_,
+                         "leave the first S seconds of each run out of its figures (steady state); needs --seconds")
+        ->type_name("S");
+    command_->add_option("--trace-spans", trace_spans_,
+                         "on: trace every stage (default); off: compute spans only and untimed copies, to measure "
+                         "what tracing costs")
+        ->type_name("on|off")
+        ->check(CLI::IsMember({"on", "off"}));
     command_->footer(
         "--workers, --prefetch, --pin-memory and --pin-mode take comma lists, such as --workers 0,4,8 "
         "--pin-memory off,on. As in PyTorch, prefetch applies only with workers and pin_mode only with "
@@ -36,8 +45,19 @@ int SweepCommand::execute() const {
                                         describe_sweep_point(configs[i]) + "): ");
 
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
+    Measurement measurement;
+    measurement.trace_all_spans = trace_spans_ == "on";
+    if (warmup_s_ > 0) {
+        const std::optional<double> seconds = configs.front().seconds;
+        if (!seconds || warmup_s_ >= *seconds)
+            throw UsageError("--warmup: " + std::to_string(warmup_s_) +
+                             " is not allowed; it needs a run length in --seconds longer than the warm-up");
+        measurement.window_s = *seconds - warmup_s_;
+    } else if (warmup_s_ < 0) {
+        throw UsageError("--warmup: " + std::to_string(warmup_s_) + " is not allowed; seconds from 0 up");
+    }
 
-    RunDriver driver(false);
+    RunDriver driver(false, measurement);
     std::vector<SweepRow> rows;
     for (std::size_t i = 0; i < total && !RunDriver::interrupted(); ++i) {
         const std::string point = describe_sweep_point(configs[i]);
@@ -52,7 +72,8 @@ int SweepCommand::execute() const {
             std::cerr << '\n';
             throw;
         }
-        const RunSummary summary = driver.runner().summary();
+        RunSummary summary = driver.runner().summary();
+        if (warmup_s_ > 0) summary.metrics = driver.runner().window_metrics();
         if (!summary.error.empty()) {
             std::cerr << "failed\n" << kProgram << ": " << point << ": run failed: " << summary.error << '\n';
             return kExitFailure;

@@ -21,6 +21,8 @@ private:
     CLI::App* command_;
     ConfigFlags flags_;
     std::string csv_path_;
+    double warmup_s_ = 0;
+    std::string trace_spans_ = "on";
 };
 
 }  // namespace pinscope::cli

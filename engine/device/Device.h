@@ -83,6 +83,9 @@ public:
     virtual void collect_completed(std::vector<CompletedOp>& out) = 0;
     // Waits for everything queued.
     virtual void synchronize() = 0;
+    // Off: copies are still tracked to completion but not timed (their CompletedOp has start ==
+    // end == when completion was seen), so a run can be measured without its tracing.
+    virtual void set_copy_timing(bool /*on*/) {}
 };
 
 }  // namespace pinscope

@@ -46,16 +46,16 @@ public:
 
 }  // namespace
 
+// Distinct for every sample and word, yet written at memory speed (the compiler vectorises it):
+// "no CPU work" costs what producing the bytes costs, as a dataset that fills a tensor does.
 void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index) {
-    std::uint64_t state = sample_index * 0x9E3779B97F4A7C15ull + 1;
-    std::size_t i = 0;
-    for (; i + 8 <= bytes; i += 8) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        std::memcpy(dst + i, &state, 8);
+    const auto seed = static_cast<std::uint32_t>(sample_index * 0x9E3779B97F4A7C15ull >> 32);
+    const std::size_t words = bytes / sizeof(std::uint32_t);
+    for (std::size_t i = 0; i < words; ++i) {
+        const std::uint32_t word = seed ^ (static_cast<std::uint32_t>(i) * 0x9E3779B1u);
+        std::memcpy(dst + i * sizeof word, &word, sizeof word);  // samples of odd sizes are not 4-byte aligned
     }
-    for (; i < bytes; ++i) dst[i] = static_cast<std::byte>(state >> (8 * (i % 8)));
+    for (std::size_t i = words * sizeof(std::uint32_t); i < bytes; ++i) dst[i] = static_cast<std::byte>(seed >> (8 * (i % 4)));
 }
 
 std::unique_ptr<HostWork> make_real_host_work() { return std::make_unique<RealHostWork>(); }

@@ -42,6 +42,8 @@ RunSession::RunSession(const LoaderConfig& config, OpenedDevice device, const Ru
       reader_(*trace_),
       metrics_(origin_, options.window_s) {
     metrics_.set_batch_size(config.batch_size);
+    trace_->set_all_spans(options.trace_all_spans);
+    device_.device->set_copy_timing(options.trace_all_spans);
     record_.origin = origin_;
     pool_ = std::make_unique<PinnedPool>(*device_.device, budget_of(config),
                                          [this](Severity s, const std::string& text) { message(s, text); });
@@ -153,6 +155,7 @@ void RunSession::run_segments() {
             std::lock_guard lock(pool_mutex_);
             pool_.reset();
             device_ = open_device(*next);
+            device_.device->set_copy_timing(options_.trace_all_spans);
             std::lock_guard config_lock(config_mutex_);
             device_info_ = device_.device->info();
         }

@@ -22,6 +22,7 @@ struct RunnerOptions {
     MessageSink messages;                  // warnings and errors, from any engine thread
     bool keep_record = false;              // keep every span and counter for record() (CLI, exports)
     std::size_t span_capacity = Trace::kDefaultSpanCapacity;
+    bool trace_all_spans = true;           // false: compute spans only and untimed copies (to measure tracing's cost)
     double window_s = 1.0;                 // sliding window of window_metrics()
     // Makes the device; the default picks it from config.device. Tests inject failing devices here.
     std::function<std::unique_ptr<Device>(const LoaderConfig&)> make_device;

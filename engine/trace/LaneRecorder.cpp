@@ -7,6 +7,7 @@
 namespace pinscope {
 
 void LaneRecorder::record(Stage stage, std::uint64_t batch, std::uint64_t bytes, TimeNs start, TimeNs end) {
+    if (!trace_->all_spans() && stage != Stage::Compute) return;
     Span span{start, end, batch, bytes, stage, lane_};
     if (!is_device_lane(lane_.kind)) {
         const int cpu = sched_getcpu();

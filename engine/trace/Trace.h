@@ -26,7 +26,13 @@ public:
     explicit Trace(std::size_t span_capacity = kDefaultSpanCapacity,
                    std::size_t counter_capacity = kDefaultCounterCapacity);
 
-    void add(const Span& span) { spans_.push(span); }
+    // Off: only compute spans (what throughput is counted from) are kept, so that a run can be
+    // measured against itself to find what tracing costs.
+    void set_all_spans(bool on) { all_spans_ = on; }
+    bool all_spans() const { return all_spans_; }
+    void add(const Span& span) {
+        if (all_spans_ || span.stage == Stage::Compute) spans_.push(span);
+    }
     void add(Counter counter, TimeNs time, double value) { counters_.push({time, value, counter}); }
     void add_marker(TimeNs time, std::string text);
 
@@ -36,6 +42,7 @@ public:
     std::vector<Marker> markers_since(std::size_t from) const;
 
 private:
+    bool all_spans_ = true;
     TraceRing<Span> spans_;
     TraceRing<CounterSample> counters_;
     mutable std::mutex marker_mutex_;

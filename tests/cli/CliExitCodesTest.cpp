@@ -148,5 +148,19 @@ TEST(CliExitCodes, CudaWithoutCudaSupportIsARunTimeFailure) {
         << devices.out;
 }
 
+TEST(CliExitCodes, CudaWithoutAGpuIsARunTimeFailureAndAutoFallsBack) {
+    if (!PINSCOPE_HAVE_CUDA) GTEST_SKIP() << "this build has no CUDA device";
+    const CliResult devices = run_cli({"devices"});
+    if (devices.out.find("CUDA: none") == std::string::npos) GTEST_SKIP() << "this machine has a CUDA GPU";
+    const CliResult result = run_cli({"run", "--device", "cuda", "--batches", "5"});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("cuda:0: no usable CUDA GPU"), std::string::npos) << result.err;
+
+    const CliResult fallback = run_cli({"run", "--batches", "5", "--batch-size", "4", "--sample-shape", "3x32x32"});
+    EXPECT_EQ(fallback.exit_code, 0) << fallback.err;
+    EXPECT_NE(fallback.err.find("no CUDA GPU ("), std::string::npos) << fallback.err;
+    EXPECT_NE(fallback.err.find("using the emulated device"), std::string::npos) << fallback.err;
+}
+
 }  // namespace
 }  // namespace pinscope::test

@@ -1,9 +1,22 @@
 #pragma once
-// The real GPU behind the Device interface. Only this folder includes CUDA headers; the rest of
-// the engine sees these two functions (through DeviceFactory) and the Device interface.
-#include <memory>
+// The real GPU behind the Device interface: a copy stream, a compute stream, pinned memory from
+// cudaHostAlloc / cudaHostRegister, and every op's GPU times from CUDA events put on the host's
+// steady clock (CudaClock). Only engine/device/cuda includes CUDA headers; the rest of the engine
+// reaches this through DeviceFactory.
+#include <cuda_runtime_api.h>
 
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "device/Device.h"
 #include "device/DeviceFactory.h"
+#include "device/cuda/ConsumeKernel.h"
+#include "device/cuda/CudaClock.h"
 
 namespace pinscope {
 
@@ -12,5 +25,91 @@ std::unique_ptr<Device> open_cuda_device(int ordinal);
 
 // The GPUs the driver sees, or why there are none (no driver, no GPU, driver too old).
 CudaDeviceList list_cuda_devices_present();
+
+// Page-locked bytes that pinscope's CUDA devices hold right now (cudaHostAlloc + cudaHostRegister).
+std::uint64_t cuda_pinned_bytes_live();
+
+class CudaDevice final : public Device {
+public:
+    explicit CudaDevice(int ordinal);
+    ~CudaDevice() override;
+    CudaDevice(const CudaDevice&) = delete;
+    CudaDevice& operator=(const CudaDevice&) = delete;
+
+    DeviceInfo info() const override { return info_; }
+    void prepare(std::size_t max_batch_bytes) override;
+    PinnedAllocation allocate_pinned(std::size_t bytes) override;
+    void free_pinned(const PinnedAllocation& allocation) override;
+    bool register_host(void* ptr, std::size_t bytes) override;
+    void unregister_host(void* ptr, std::size_t bytes) override;
+    OpId copy_to_device(const HostSource& source, std::uint64_t batch) override;
+    OpId launch_compute(OpId after, std::uint64_t batch, double gpu_us) override;
+    bool is_complete(OpId op) override;
+    void wait(OpId op) override;
+    void collect_completed(std::vector<CompletedOp>& out) override;
+    void synchronize() override;
+    void set_copy_timing(bool on) override { time_copies_ = on; }
+
+    // What a finished compute op's kernel recorded (checksum, GPU clock times); valid for the
+    // last kRecordSlots launches. Waits for the op.
+    ConsumeRecord kernel_record(OpId compute);
+    TimeNs clock_uncertainty_ns() const { return clock_->uncertainty_ns(); }
+    int ordinal() const { return ordinal_; }
+
+    static constexpr std::uint32_t kRecordSlots = 64;
+
+private:
+    struct PendingOp {
+        OpId id = 0;
+        OpKind kind = OpKind::H2D;
+        std::uint64_t batch = 0;
+        std::uint64_t bytes = 0;
+        cudaEvent_t start = nullptr;
+        cudaEvent_t end = nullptr;
+        std::shared_ptr<const ClockAnchor> anchor;  // null: untimed (start is null too)
+    };
+    struct CopyTarget {
+        std::size_t buffer = 0;
+        std::uint64_t bytes = 0;
+    };
+    struct DeviceBuffer {
+        void* data = nullptr;
+        cudaEvent_t copied = nullptr;   // recorded on the copy stream after the copy into it
+        cudaEvent_t consumed = nullptr; // recorded on the compute stream after the kernel that read it
+    };
+
+    template <class Call>
+    void check(const char* name, Call&& call) const { cuda_call(name, ordinal_, call); }
+    void bind_thread() const;
+    cudaEvent_t take_event();
+    void release_buffers();
+    bool query(cudaEvent_t event) const;
+    cudaEvent_t end_event_of(OpId op);
+
+    cudaEvent_t take_untimed_event();
+
+    const int ordinal_;
+    bool time_copies_ = true;
+    DeviceInfo info_;
+    ConsumeGrid grid_;
+    cudaStream_t copy_stream_ = nullptr;
+    cudaStream_t compute_stream_ = nullptr;
+    std::unique_ptr<CudaClock> clock_;
+
+    std::vector<DeviceBuffer> buffers_;
+    std::size_t buffer_bytes_ = 0;
+    std::uint64_t copies_issued_ = 0;
+    ConsumeRecord* records_ = nullptr;  // kRecordSlots, device memory
+    std::uint64_t launches_ = 0;
+    std::unordered_map<OpId, CopyTarget> copy_targets_;  // copies not yet consumed by a launch
+    std::vector<OpId> record_owners_;  // which launch each record slot holds
+
+    mutable std::mutex ops_mutex_;  // the pin thread asks is_complete while the consumer issues
+    std::deque<PendingOp> copies_;
+    std::deque<PendingOp> computes_;
+    std::vector<cudaEvent_t> spare_events_;
+    std::vector<cudaEvent_t> spare_untimed_events_;
+    OpId next_id_ = 1;
+};
 
 }  // namespace pinscope

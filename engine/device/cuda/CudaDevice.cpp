@@ -1,0 +1,361 @@
+#include "device/cuda/CudaDevice.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "clock/SteadyClock.h"
+#include "config/LoaderConfig.h"
+#include "device/cuda/CudaCheck.h"
+
+namespace pinscope {
+namespace {
+
+std::atomic<std::uint64_t> g_pinned_bytes_live{0};
+
+// Why the runtime found no GPU, in words: the runtime reports a missing driver as "insufficient".
+std::string why_no_gpu(cudaError_t error) {
+    if (error == cudaErrorInsufficientDriver) {
+        void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (driver == nullptr) return "no NVIDIA driver is installed (libcuda.so.1 not found)";
+        dlclose(driver);
+    }
+    return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+}
+
+std::string describe_device(int ordinal, const cudaDeviceProp& prop) {
+    char bus_id[32] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal) != cudaSuccess) (void)cudaGetLastError();
+    int driver = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) (void)cudaGetLastError();
+    const double gib = static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+    char text[256];
+    std::snprintf(text, sizeof text, "PCI %s, %d SMs, %.0f GiB, compute %d.%d, driver CUDA %d.%d",
+                  bus_id[0] ? bus_id : "unknown", prop.multiProcessorCount, gib, prop.major, prop.minor,
+                  driver / 1000, driver % 1000 / 10);
+    return text;
+}
+
+}  // namespace
+
+std::uint64_t cuda_pinned_bytes_live() { return g_pinned_bytes_live.load(); }
+
+CudaDeviceList list_cuda_devices_present() {
+    CudaDeviceList list;
+    int count = 0;
+    const cudaError_t error = cudaGetDeviceCount(&count);
+    if (error != cudaSuccess) {
+        (void)cudaGetLastError();
+        list.why_none = why_no_gpu(error);
+        return list;
+    }
+    if (count == 0) {
+        list.why_none = "the CUDA driver sees no GPU";
+        return list;
+    }
+    for (int ordinal = 0; ordinal < count; ++ordinal) {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, ordinal) != cudaSuccess) {
+            (void)cudaGetLastError();
+            continue;
+        }
+        list.devices.push_back(DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop)});
+    }
+    if (list.devices.empty()) list.why_none = "the CUDA driver could not describe any of its GPUs";
+    return list;
+}
+
+std::unique_ptr<Device> open_cuda_device(int ordinal) {
+    int count = 0;
+    const cudaError_t error = cudaGetDeviceCount(&count);
+    if (error != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw DeviceError("device cuda:" + std::to_string(ordinal) + ": no usable CUDA GPU: " + why_no_gpu(error));
+    }
+    if (ordinal >= count)
+        throw DeviceError("device cuda:" + std::to_string(ordinal) + ": this machine has " + std::to_string(count) +
+                          " CUDA GPU" + (count == 1 ? "" : "s") +
+                          (count > 0 ? " (cuda:0 to cuda:" + std::to_string(count - 1) + ")" : std::string()));
+    return std::make_unique<CudaDevice>(ordinal);
+}
+
+CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal), record_owners_(kRecordSlots, 0) {
+    bind_thread();
+    cudaDeviceProp prop{};
+    check("cudaGetDeviceProperties", [&] { return cudaGetDeviceProperties(&prop, ordinal_); });
+    info_ = DeviceInfo{"cuda", prop.name, "", describe_device(ordinal_, prop)};
+    if (!prop.cooperativeLaunch)
+        throw DeviceError(cuda_device_label(ordinal_) + " cannot launch cooperative kernels, which the compute kernel needs");
+    check("cudaOccupancyMaxActiveBlocksPerMultiprocessor", [&] { return consume_grid_for_device(ordinal_, grid_); });
+    try {
+        check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking); });
+        check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking); });
+        check("cudaMalloc", [&] { return cudaMalloc(reinterpret_cast<void**>(&records_), sizeof(ConsumeRecord) * kRecordSlots); });
+        check("cudaMemset", [&] { return cudaMemset(records_, 0, sizeof(ConsumeRecord) * kRecordSlots); });
+        clock_ = std::make_unique<CudaClock>(ordinal_);
+    } catch (...) {
+        if (records_) (void)cudaFree(records_);
+        if (compute_stream_) (void)cudaStreamDestroy(compute_stream_);
+        if (copy_stream_) (void)cudaStreamDestroy(copy_stream_);
+        throw;
+    }
+}
+
+CudaDevice::~CudaDevice() {
+    bind_thread();
+    const cudaError_t sync = cudaDeviceSynchronize();
+    release_buffers();
+    {
+        std::lock_guard lock(ops_mutex_);
+        for (auto* ops : {&copies_, &computes_})
+            for (const PendingOp& op : *ops) {
+                if (op.start) (void)cudaEventDestroy(op.start);
+                (void)cudaEventDestroy(op.end);
+            }
+        for (cudaEvent_t event : spare_events_) (void)cudaEventDestroy(event);
+        for (cudaEvent_t event : spare_untimed_events_) (void)cudaEventDestroy(event);
+    }
+    clock_.reset();
+    if (records_) (void)cudaFree(records_);
+    (void)cudaStreamDestroy(compute_stream_);
+    (void)cudaStreamDestroy(copy_stream_);
+    // A fault inside a kernel leaves the context unusable; resetting it lets the next run work.
+    if (sync != cudaSuccess) (void)cudaDeviceReset();
+    (void)cudaGetLastError();
+}
+
+void CudaDevice::bind_thread() const {
+    thread_local int bound = -1;
+    if (bound == ordinal_) return;
+    cuda_call("cudaSetDevice", ordinal_, [&] { return cudaSetDevice(ordinal_); });
+    bound = ordinal_;
+}
+
+void CudaDevice::release_buffers() {
+    for (DeviceBuffer& buffer : buffers_) {
+        if (buffer.data) (void)cudaFree(buffer.data);
+        if (buffer.copied) (void)cudaEventDestroy(buffer.copied);
+        if (buffer.consumed) (void)cudaEventDestroy(buffer.consumed);
+    }
+    buffers_.clear();
+    buffer_bytes_ = 0;
+}
+
+void CudaDevice::prepare(std::size_t max_batch_bytes) {
+    bind_thread();
+    if (max_batch_bytes <= buffer_bytes_ && !buffers_.empty()) return;
+    synchronize();
+    release_buffers();
+    // Double buffering: the copy of batch i+1 fills one buffer while the kernel reads batch i.
+    buffers_.resize(kMaxBatchesOnDevice);
+    for (DeviceBuffer& buffer : buffers_) {
+        check("cudaMalloc", [&] { return cudaMalloc(&buffer.data, max_batch_bytes); });
+        check("cudaEventCreateWithFlags", [&] { return cudaEventCreateWithFlags(&buffer.copied, cudaEventDisableTiming); });
+        check("cudaEventCreateWithFlags", [&] { return cudaEventCreateWithFlags(&buffer.consumed, cudaEventDisableTiming); });
+    }
+    buffer_bytes_ = max_batch_bytes;
+}
+
+PinnedAllocation CudaDevice::allocate_pinned(std::size_t bytes) {
+    bind_thread();
+    void* ptr = nullptr;
+    check("cudaHostAlloc", [&] { return cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault); });
+    g_pinned_bytes_live += bytes;
+    return PinnedAllocation{ptr, bytes, true};
+}
+
+void CudaDevice::free_pinned(const PinnedAllocation& allocation) {
+    bind_thread();
+    check("cudaFreeHost", [&] { return cudaFreeHost(allocation.ptr); });
+    g_pinned_bytes_live -= allocation.bytes;
+}
+
+bool CudaDevice::register_host(void* ptr, std::size_t bytes) {
+    bind_thread();
+    check("cudaHostRegister", [&] { return cudaHostRegister(ptr, bytes, cudaHostRegisterDefault); });
+    g_pinned_bytes_live += bytes;
+    return true;
+}
+
+void CudaDevice::unregister_host(void* ptr, std::size_t bytes) {
+    bind_thread();
+    check("cudaHostUnregister", [&] { return cudaHostUnregister(ptr); });
+    g_pinned_bytes_live -= bytes;
+}
+
+cudaEvent_t CudaDevice::take_event() {
+    {
+        std::lock_guard lock(ops_mutex_);
+        if (!spare_events_.empty()) {
+            cudaEvent_t event = spare_events_.back();
+            spare_events_.pop_back();
+            return event;
+        }
+    }
+    cudaEvent_t event = nullptr;
+    check("cudaEventCreate", [&] { return cudaEventCreate(&event); });
+    return event;
+}
+
+cudaEvent_t CudaDevice::take_untimed_event() {
+    {
+        std::lock_guard lock(ops_mutex_);
+        if (!spare_untimed_events_.empty()) {
+            cudaEvent_t event = spare_untimed_events_.back();
+            spare_untimed_events_.pop_back();
+            return event;
+        }
+    }
+    cudaEvent_t event = nullptr;
+    check("cudaEventCreateWithFlags", [&] { return cudaEventCreateWithFlags(&event, cudaEventDisableTiming); });
+    return event;
+}
+
+OpId CudaDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
+    bind_thread();
+    if (buffers_.empty() || source.bytes > buffer_bytes_)
+        throw DeviceError("copy of batch " + std::to_string(batch) + " (" + std::to_string(source.bytes) +
+                          " bytes) on " + cuda_device_label(ordinal_) + ": larger than the prepared device buffers (" +
+                          std::to_string(buffer_bytes_) + " bytes)");
+    const std::size_t index = copies_issued_++ % buffers_.size();
+    DeviceBuffer& buffer = buffers_[index];
+    PendingOp op{0, OpKind::H2D, batch, source.bytes, nullptr, nullptr, nullptr};
+    if (time_copies_) {
+        op.start = take_event();
+        op.end = take_event();
+        op.anchor = clock_->anchor();
+    } else {
+        op.end = take_untimed_event();
+    }
+    // The buffer is rewritten only once the kernel that read its previous batch has finished.
+    check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(copy_stream_, buffer.consumed, 0); });
+    if (op.start) check("cudaEventRecord", [&] { return cudaEventRecord(op.start, copy_stream_); });
+    check("cudaMemcpyAsync", [&] {
+        return cudaMemcpyAsync(buffer.data, source.ptr, source.bytes, cudaMemcpyHostToDevice, copy_stream_);
+    });
+    check("cudaEventRecord", [&] { return cudaEventRecord(op.end, copy_stream_); });
+    check("cudaEventRecord", [&] { return cudaEventRecord(buffer.copied, copy_stream_); });
+    std::lock_guard lock(ops_mutex_);
+    op.id = next_id_++;
+    copy_targets_[op.id] = CopyTarget{index, source.bytes};
+    copies_.push_back(std::move(op));
+    return copies_.back().id;
+}
+
+OpId CudaDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_us) {
+    bind_thread();
+    CopyTarget target;
+    {
+        std::lock_guard lock(ops_mutex_);
+        const auto it = copy_targets_.find(after);
+        if (it == copy_targets_.end())
+            throw DeviceError("launch for batch " + std::to_string(batch) + " on " + cuda_device_label(ordinal_) +
+                              ": op " + std::to_string(after) + " is not a copy waiting for its kernel");
+        target = it->second;
+        copy_targets_.erase(it);
+    }
+    DeviceBuffer& buffer = buffers_[target.buffer];
+    const auto slot = static_cast<std::uint32_t>(launches_++ % kRecordSlots);
+    PendingOp op{0, OpKind::Compute, batch, target.bytes, take_event(), take_event(), clock_->anchor()};
+    ConsumeLaunch launch;
+    launch.data = buffer.data;
+    launch.bytes = target.bytes;
+    launch.spin_ns = static_cast<std::uint64_t>(std::llround(std::max(0.0, gpu_us) * 1e3));
+    launch.record = records_ + slot;
+    launch.next_record = records_ + (slot + 1) % kRecordSlots;
+    check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(compute_stream_, buffer.copied, 0); });
+    check("cudaEventRecord", [&] { return cudaEventRecord(op.start, compute_stream_); });
+    check("cudaLaunchCooperativeKernel", [&] { return launch_consume(launch, grid_, compute_stream_); });
+    check("cudaEventRecord", [&] { return cudaEventRecord(op.end, compute_stream_); });
+    check("cudaEventRecord", [&] { return cudaEventRecord(buffer.consumed, compute_stream_); });
+    std::lock_guard lock(ops_mutex_);
+    op.id = next_id_++;
+    record_owners_[slot] = op.id;
+    computes_.push_back(std::move(op));
+    return computes_.back().id;
+}
+
+bool CudaDevice::query(cudaEvent_t event) const {
+    cudaError_t status = cudaSuccess;
+    check("cudaEventQuery", [&] {
+        status = cudaEventQuery(event);
+        return status == cudaErrorNotReady ? cudaSuccess : status;
+    });
+    return status == cudaSuccess;
+}
+
+bool CudaDevice::is_complete(OpId op) {
+    if (op == 0) return true;
+    bind_thread();
+    std::lock_guard lock(ops_mutex_);
+    for (const auto* ops : {&copies_, &computes_})
+        for (const PendingOp& pending : *ops)
+            if (pending.id == op) return query(pending.end);
+    return true;  // collected, so complete
+}
+
+cudaEvent_t CudaDevice::end_event_of(OpId op) {
+    std::lock_guard lock(ops_mutex_);
+    for (const auto* ops : {&copies_, &computes_})
+        for (const PendingOp& pending : *ops)
+            if (pending.id == op) return pending.end;
+    return nullptr;
+}
+
+void CudaDevice::wait(OpId op) {
+    if (op == 0) return;
+    bind_thread();
+    // Only the consumer collects (and so recycles) events, and the consumer is the caller.
+    cudaEvent_t end = end_event_of(op);
+    if (end) check("cudaEventSynchronize", [&] { return cudaEventSynchronize(end); });
+}
+
+void CudaDevice::collect_completed(std::vector<CompletedOp>& out) {
+    bind_thread();
+    std::lock_guard lock(ops_mutex_);
+    for (auto* ops : {&copies_, &computes_}) {
+        while (!ops->empty() && query(ops->front().end)) {
+            PendingOp& op = ops->front();
+            if (op.anchor) {
+                const TimeNs start = clock_->to_host(*op.anchor, op.start);
+                const TimeNs end = clock_->to_host(*op.anchor, op.end);
+                out.push_back(CompletedOp{op.id, op.kind, op.batch, op.bytes, start, std::max(start, end)});
+                spare_events_.push_back(op.start);
+                spare_events_.push_back(op.end);
+            } else {
+                const TimeNs seen = now_ns();
+                out.push_back(CompletedOp{op.id, op.kind, op.batch, op.bytes, seen, seen});
+                spare_untimed_events_.push_back(op.end);
+            }
+            ops->pop_front();
+        }
+    }
+}
+
+void CudaDevice::synchronize() {
+    bind_thread();
+    check("cudaStreamSynchronize", [&] { return cudaStreamSynchronize(copy_stream_); });
+    check("cudaStreamSynchronize", [&] { return cudaStreamSynchronize(compute_stream_); });
+}
+
+ConsumeRecord CudaDevice::kernel_record(OpId compute) {
+    bind_thread();
+    wait(compute);
+    std::uint32_t slot = kRecordSlots;
+    {
+        std::lock_guard lock(ops_mutex_);
+        const auto it = std::find(record_owners_.begin(), record_owners_.end(), compute);
+        if (it != record_owners_.end()) slot = static_cast<std::uint32_t>(it - record_owners_.begin());
+    }
+    if (slot == kRecordSlots)
+        throw DeviceError("op " + std::to_string(compute) + " is not one of the last " + std::to_string(kRecordSlots) +
+                          " kernel launches on " + cuda_device_label(ordinal_));
+    ConsumeRecord record;
+    check("cudaMemcpy", [&] { return cudaMemcpy(&record, records_ + slot, sizeof record, cudaMemcpyDeviceToHost); });
+    return record;
+}
+
+}  // namespace pinscope
