@@ -41,6 +41,12 @@ std::string describe_device(int ordinal, const cudaDeviceProp& prop) {
 
 }  // namespace
 
+DeviceInfo cuda_device_info(int ordinal) {
+    cudaDeviceProp prop{};
+    cuda_call("cudaGetDeviceProperties", ordinal, [&] { return cudaGetDeviceProperties(&prop, ordinal); });
+    return DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop)};
+}
+
 std::uint64_t cuda_pinned_bytes_live() { return g_pinned_bytes_live.load(); }
 
 CudaDeviceList list_cuda_devices_present() {
@@ -84,10 +90,10 @@ std::unique_ptr<Device> open_cuda_device(int ordinal) {
 
 CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal), record_owners_(kRecordSlots, 0) {
     bind_thread();
-    cudaDeviceProp prop{};
-    check("cudaGetDeviceProperties", [&] { return cudaGetDeviceProperties(&prop, ordinal_); });
-    info_ = DeviceInfo{"cuda", prop.name, "", describe_device(ordinal_, prop)};
-    if (!prop.cooperativeLaunch)
+    info_ = cuda_device_info(ordinal_);
+    int cooperative = 0;
+    check("cudaDeviceGetAttribute", [&] { return cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, ordinal_); });
+    if (!cooperative)
         throw DeviceError(cuda_device_label(ordinal_) + " cannot launch cooperative kernels, which the compute kernel needs");
     check("cudaOccupancyMaxActiveBlocksPerMultiprocessor", [&] { return consume_grid_for_device(ordinal_, grid_); });
     try {

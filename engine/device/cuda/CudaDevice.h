@@ -26,6 +26,9 @@ std::unique_ptr<Device> open_cuda_device(int ordinal);
 // The GPUs the driver sees, or why there are none (no driver, no GPU, driver too old).
 CudaDeviceList list_cuda_devices_present();
 
+// Name and one line of detail (PCI bus id, SMs, memory, driver); throws DeviceError.
+DeviceInfo cuda_device_info(int ordinal);
+
 // Page-locked bytes that pinscope's CUDA devices hold right now (cudaHostAlloc + cudaHostRegister).
 std::uint64_t cuda_pinned_bytes_live();
 

@@ -1,0 +1,233 @@
+#include "device/cuda/CudaCalibrationProbe.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "clock/SteadyClock.h"
+#include "device/cuda/ConsumeKernel.h"
+#include "device/cuda/CudaCheck.h"
+#include "device/cuda/CudaCopyTimer.h"
+#include "device/cuda/CudaDevice.h"
+#include "device/cuda/CudaHostBuffers.h"
+
+namespace pinscope {
+namespace {
+
+constexpr int kSamples = 5;
+constexpr double kOverlapKernelUs = 50'000;  // far longer than the pageable copy it must cover
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+double us_since(TimeNs start) { return static_cast<double>(now_ns() - start) / 1e3; }
+
+class CudaCalibrationProbe final : public CalibrationProbe {
+public:
+    explicit CudaCalibrationProbe(int ordinal)
+        : ordinal_(ordinal), info_(cuda_device_info(ordinal)), timer_(open_cuda_copy_timer(ordinal)), host_(ordinal) {
+        check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
+        check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking); });
+        check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking); });
+        for (cudaEvent_t* event : {&a_, &b_, &c_, &d_}) check("cudaEventCreate", [&] { return cudaEventCreate(event); });
+        check("cudaMalloc", [&] { return cudaMalloc(reinterpret_cast<void**>(&records_), 2 * sizeof(ConsumeRecord)); });
+        check("cudaOccupancyMaxActiveBlocksPerMultiprocessor", [&] { return consume_grid_for_device(ordinal_, grid_); });
+    }
+
+    ~CudaCalibrationProbe() override {
+        (void)cudaDeviceSynchronize();
+        if (device_) (void)cudaFree(device_);
+        (void)cudaFree(records_);
+        for (cudaEvent_t event : {a_, b_, c_, d_}) (void)cudaEventDestroy(event);
+        (void)cudaStreamDestroy(compute_);
+        (void)cudaStreamDestroy(copy_);
+    }
+
+    DeviceInfo info() const override { return info_; }
+    CopyTimer& copy_timer() override { return *timer_; }
+
+    double pageable_hold_fraction(std::size_t bytes) override {
+        void* host = host_.get(HostMemoryKind::Pageable, bytes);
+        void* device = device_buffer(bytes);
+        std::vector<double> fractions;
+        for (int i = 0; i <= kSamples; ++i) {
+            check("cudaEventRecord", [&] { return cudaEventRecord(a_, copy_); });
+            const TimeNs start = now_ns();
+            check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, copy_); });
+            const double held_us = us_since(start);
+            check("cudaEventRecord", [&] { return cudaEventRecord(b_, copy_); });
+            const double copy_us = elapsed_us(a_, b_);
+            if (i > 0) fractions.push_back(std::min(1.0, held_us / copy_us));  // the first is warm-up
+        }
+        return median(fractions);
+    }
+
+    bool pageable_overlaps_compute(std::size_t bytes) override {
+        void* host = host_.get(HostMemoryKind::Pageable, bytes);
+        void* device = device_buffer(bytes);
+        ConsumeLaunch kernel;
+        kernel.data = device;
+        kernel.bytes = 0;
+        kernel.spin_ns = static_cast<std::uint64_t>(kOverlapKernelUs * 1e3);
+        kernel.record = records_;
+        kernel.next_record = records_ + 1;
+        check("cudaMemset", [&] { return cudaMemset(records_, 0, sizeof(ConsumeRecord)); });
+        check("cudaEventRecord", [&] { return cudaEventRecord(a_, compute_); });
+        check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
+        check("cudaEventRecord", [&] { return cudaEventRecord(b_, compute_); });
+        check("cudaEventRecord", [&] { return cudaEventRecord(c_, copy_); });
+        check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, copy_); });
+        check("cudaEventRecord", [&] { return cudaEventRecord(d_, copy_); });
+        // Overlapped: the copy finished while the kernel was still running.
+        return elapsed_us(d_, b_) > 0;
+    }
+
+    double copy_call_us() override {
+        void* host = host_.get(HostMemoryKind::Pinned, 4096);
+        void* device = device_buffer(4096);
+        ConsumeLaunch kernel;
+        kernel.data = device;
+        kernel.bytes = 4096;
+        kernel.record = records_;
+        kernel.next_record = records_ + 1;
+        std::vector<double> calls;
+        for (int i = 0; i < 50; ++i) {
+            TimeNs start = now_ns();
+            check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, host, 4096, cudaMemcpyHostToDevice, copy_); });
+            calls.push_back(us_since(start));
+            start = now_ns();
+            check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
+            calls.push_back(us_since(start));
+            check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); });
+        }
+        return median(calls);
+    }
+
+    double device_read_gb_per_s(std::size_t bytes) override {
+        void* device = device_buffer(bytes);
+        check("cudaMemset", [&] { return cudaMemset(device, 0x3C, bytes); });
+        ConsumeLaunch kernel;
+        kernel.data = device;
+        kernel.bytes = bytes;
+        kernel.record = records_;
+        kernel.next_record = records_ + 1;
+        std::vector<double> rates;
+        for (int i = 0; i <= kSamples; ++i) {
+            check("cudaMemset", [&] { return cudaMemset(records_, 0, sizeof(ConsumeRecord)); });
+            check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
+            ConsumeRecord record;
+            check("cudaMemcpy", [&] { return cudaMemcpy(&record, records_, sizeof record, cudaMemcpyDeviceToHost); });
+            const double read_ns = static_cast<double>(record.spin_start_ns - record.entry_ns);
+            if (i > 0 && read_ns > 0) rates.push_back(static_cast<double>(bytes) / read_ns);  // bytes per ns = GB/s
+        }
+        if (rates.empty()) throw DeviceError("the kernel's read of " + std::to_string(bytes) + " bytes on " +
+                                             cuda_device_label(ordinal_) + " took no measurable time");
+        return median(rates);
+    }
+
+    double host_alloc_us(std::size_t bytes) override { return alloc_and_free(bytes).first; }
+    double free_host_us(std::size_t bytes) override { return alloc_and_free(bytes).second; }
+    double host_register_us(std::size_t bytes) override { return register_and_unregister(bytes).first; }
+    double host_unregister_us(std::size_t bytes) override { return register_and_unregister(bytes).second; }
+
+    double memcpy_to_pinned_gb_per_s(std::size_t bytes) override {
+        void* pinned = host_.get(HostMemoryKind::Pinned, bytes);
+        void* source = host_.get(HostMemoryKind::Pageable, bytes);
+        std::vector<double> rates;
+        for (int i = 0; i <= kSamples; ++i) {
+            const TimeNs start = now_ns();
+            std::memcpy(pinned, source, bytes);
+            const double ns = static_cast<double>(now_ns() - start);
+            if (i > 0) rates.push_back(static_cast<double>(bytes) / ns);
+        }
+        return median(rates);
+    }
+
+private:
+    template <class Call>
+    void check(const char* name, Call&& call) const { cuda_call(name, ordinal_, call); }
+
+    double elapsed_us(cudaEvent_t from, cudaEvent_t to) const {
+        check("cudaEventSynchronize", [&] { return cudaEventSynchronize(to); });
+        check("cudaEventSynchronize", [&] { return cudaEventSynchronize(from); });
+        float ms = 0;
+        check("cudaEventElapsedTime", [&] { return cudaEventElapsedTime(&ms, from, to); });
+        return static_cast<double>(ms) * 1e3;
+    }
+
+    void* device_buffer(std::size_t bytes) {
+        if (device_bytes_ >= bytes) return device_;
+        check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); });
+        if (device_) (void)cudaFree(device_);
+        device_ = nullptr;
+        device_bytes_ = 0;
+        check("cudaMalloc", [&] { return cudaMalloc(&device_, bytes); });
+        device_bytes_ = bytes;
+        return device_;
+    }
+
+    // Medians of cudaHostAlloc and of cudaFreeHost of `bytes`, the pages touched in between as a
+    // batch would touch them.
+    std::pair<double, double> alloc_and_free(std::size_t bytes) {
+        std::vector<double> allocs, frees;
+        for (int i = 0; i < kSamples; ++i) {
+            void* ptr = nullptr;
+            TimeNs start = now_ns();
+            check("cudaHostAlloc", [&] { return cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault); });
+            allocs.push_back(us_since(start));
+            std::memset(ptr, 1, bytes);
+            start = now_ns();
+            check("cudaFreeHost", [&] { return cudaFreeHost(ptr); });
+            frees.push_back(us_since(start));
+        }
+        return {median(allocs), median(frees)};
+    }
+
+    // Medians of cudaHostRegister and cudaHostUnregister of freshly allocated, filled memory.
+    std::pair<double, double> register_and_unregister(std::size_t bytes) {
+        std::vector<double> registers, unregisters;
+        const std::size_t rounded = (bytes + 4095) / 4096 * 4096;
+        for (int i = 0; i < kSamples; ++i) {
+            void* ptr = std::aligned_alloc(4096, rounded);
+            if (!ptr) throw std::bad_alloc();
+            std::memset(ptr, 1, rounded);
+            TimeNs start = now_ns();
+            cudaError_t error = cudaHostRegister(ptr, rounded, cudaHostRegisterDefault);
+            registers.push_back(us_since(start));
+            if (error == cudaSuccess) {
+                start = now_ns();
+                error = cudaHostUnregister(ptr);
+                unregisters.push_back(us_since(start));
+            }
+            std::free(ptr);
+            if (error != cudaSuccess) throw_cuda_error("cudaHostRegister/cudaHostUnregister", ordinal_, error);
+        }
+        return {median(registers), median(unregisters)};
+    }
+
+    int ordinal_;
+    DeviceInfo info_;
+    std::unique_ptr<CopyTimer> timer_;
+    CudaHostBuffers host_;
+    cudaStream_t copy_ = nullptr;
+    cudaStream_t compute_ = nullptr;
+    cudaEvent_t a_ = nullptr, b_ = nullptr, c_ = nullptr, d_ = nullptr;
+    ConsumeRecord* records_ = nullptr;
+    ConsumeGrid grid_;
+    void* device_ = nullptr;
+    std::size_t device_bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<CalibrationProbe> open_cuda_calibration_probe(int ordinal) {
+    return std::make_unique<CudaCalibrationProbe>(ordinal);
+}
+
+}  // namespace pinscope

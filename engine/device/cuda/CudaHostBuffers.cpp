@@ -1,0 +1,45 @@
+#include "device/cuda/CudaHostBuffers.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "device/cuda/CudaCheck.h"
+
+namespace pinscope {
+
+CudaHostBuffers::~CudaHostBuffers() {
+    for (HostMemoryKind kind : {HostMemoryKind::Pinned, HostMemoryKind::Pageable, HostMemoryKind::WriteCombined})
+        release(kind, buffers_[static_cast<int>(kind)]);
+}
+
+void CudaHostBuffers::release(HostMemoryKind kind, Buffer& buffer) {
+    if (!buffer.ptr) return;
+    if (kind == HostMemoryKind::Pageable)
+        std::free(buffer.ptr);
+    else
+        (void)cudaFreeHost(buffer.ptr);
+    buffer = {};
+}
+
+void* CudaHostBuffers::get(HostMemoryKind kind, std::size_t bytes) {
+    Buffer& buffer = buffers_[static_cast<int>(kind)];
+    if (buffer.bytes >= bytes) return buffer.ptr;
+    release(kind, buffer);
+    constexpr std::size_t kPage = 4096;
+    const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
+    if (kind == HostMemoryKind::Pageable) {
+        buffer.ptr = std::aligned_alloc(kPage, rounded);
+        if (!buffer.ptr) throw std::bad_alloc();
+    } else {
+        const unsigned flags = kind == HostMemoryKind::WriteCombined ? cudaHostAllocWriteCombined : cudaHostAllocDefault;
+        cuda_call("cudaHostAlloc", ordinal_, [&] { return cudaHostAlloc(&buffer.ptr, rounded, flags); });
+    }
+    std::memset(buffer.ptr, 0x5A, rounded);
+    buffer.bytes = rounded;
+    return buffer.ptr;
+}
+
+}  // namespace pinscope
