@@ -13,6 +13,7 @@
 #include "bandwidth/TimerSweep.h"
 #include "calibrate/HostMeasurement.h"
 #include "config/ConfigError.h"
+#include "export/AtomicFile.h"
 #include "export/ExportFormat.h"
 
 namespace pinscope {
@@ -130,6 +131,10 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
 
 }  // namespace
 
+void export_profile(const std::string& path, const HardwareProfile& profile) {
+    write_file_atomically(path, [&](std::ostream& out) { out << json_text(to_json(profile), 2) << '\n'; });
+}
+
 std::string default_profile_name(const std::string& gpu_name, const std::string& link_name) {
     // Words of the GPU name, split at spaces and dashes, without the brand words.
     std::vector<std::string> words;
@@ -171,8 +176,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     const BandwidthResult bandwidth =
         sweep_copy_timer(timer, sweep, sizes, [&](double fraction, const BandwidthPoint& point) {
             if (progress)
-                progress("copy bandwidth: " + to_string(point.direction) + " " + to_string(point.memory) + " " +
-                             std::to_string(point.bytes) + " bytes",
+                progress("copy bandwidth, " + to_string(point.direction) + " " + to_string(point.memory),
                          kSweepShare * fraction);
             return true;
         });

@@ -21,7 +21,8 @@ struct CalibrationOptions {
     std::optional<std::chrono::system_clock::time_point> when;  // the date recorded; unset: now
 };
 
-// What is being measured and how far along the calibration is (0 to 1).
+// What is being measured ("copy bandwidth, h2d pinned", "cudaHostAlloc"; called again as each
+// step advances) and how far along the calibration is (0 to 1).
 using CalibrationProgress = std::function<void(const std::string& step, double fraction)>;
 
 // Throws DeviceError when the probe fails, and std::runtime_error naming the field when a
@@ -29,6 +30,10 @@ using CalibrationProgress = std::function<void(const std::string& step, double f
 // profile_from_json(to_json(...)) unchanged.
 HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOptions& options,
                                   const CalibrationProgress& progress);
+
+// The profile as JSON (two-space indent), written whole or not at all; throws std::runtime_error
+// naming the path on failure.
+void export_profile(const std::string& path, const HardwareProfile& profile);
 
 // "NVIDIA H100 80GB HBM3" on "PCIe Gen5 x16" -> "h100-pcie5"; "NVIDIA GeForce RTX 4090" on an
 // unknown link -> "rtx-4090". Lower-case letters, digits and dashes only; "gpu" when nothing is left.

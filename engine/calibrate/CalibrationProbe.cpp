@@ -11,7 +11,7 @@ namespace pinscope {
 
 namespace {
 
-constexpr const char* kNeedsGpu = "calibrate measures a real NVIDIA GPU";
+constexpr const char* kNeedsGpu = "calibrate needs a real NVIDIA GPU";
 
 }  // namespace
 
@@ -19,16 +19,17 @@ std::unique_ptr<CalibrationProbe> open_calibration_probe(const std::string& devi
     check_device_name(device);
     if (device == "auto") {
         const CudaDeviceList cuda = list_cuda_devices();
-        if (cuda.devices.empty()) throw DeviceError(std::string(kNeedsGpu) + " and found none: " + cuda.why_none);
+        if (cuda.devices.empty()) throw DeviceError(std::string(kNeedsGpu) + " and there is none: " + cuda.why_none);
         return open_calibration_probe("cuda:0");
     }
     if (!(device == "cuda" || device.starts_with("cuda:")))
         throw DeviceError(std::string(kNeedsGpu) + ": " + device +
-                          " is the emulated device, which only replays a profile (use --device cuda or cuda:N)");
+                          " is the emulated device, which replays a profile rather than measuring one; calibrate a "
+                          "CUDA device (cuda or cuda:N)");
 #if PINSCOPE_HAVE_CUDA
     return open_cuda_calibration_probe(cuda_ordinal(device));
 #else
-    throw DeviceError(std::string(kNeedsGpu) + ": device " + device + ": " + kNoCudaSupport);
+    throw DeviceError(std::string(kNeedsGpu) + ": " + device + ": " + kNoCudaSupport);
 #endif
 }
 

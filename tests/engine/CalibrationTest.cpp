@@ -217,7 +217,7 @@ TEST(Calibration, NeedsARealGpu) {
             open_calibration_probe(device);
             ADD_FAILURE() << device << ": no error";
         } catch (const DeviceError& error) {
-            EXPECT_NE(std::string(error.what()).find("calibrate measures a real NVIDIA GPU"), std::string::npos)
+            EXPECT_NE(std::string(error.what()).find("calibrate needs a real NVIDIA GPU"), std::string::npos)
                 << error.what();
             EXPECT_NE(std::string(error.what()).find("emulated device"), std::string::npos) << error.what();
         }
