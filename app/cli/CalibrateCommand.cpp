@@ -95,15 +95,11 @@ int CalibrateCommand::execute() const {
         throw UsageError("--device: '" + device_ + "' is not allowed; expected cuda or cuda:N");
     }
     CalibrationOptions options;
-    options.name = name_;
+    options.name = name_;  // empty: from the GPU and the link measured
     options.command = command_line_;
     options.quick = quick_;
-    // The output path follows from the name, which may come from the GPU: check it before measuring.
-    const std::string name =
-        name_.empty() ? default_profile_name(probe->info().name, probe->copy_timer().link_name()) : name_;
-    options.name = name;
-    const std::string out_path = out_path_.empty() ? name + ".json" : out_path_;
-    check_writable("--out", out_path, OutputKind::File);
+    // Without --out the file is NAME.json here, its name known once measured: check the folder now.
+    if (out_path_.empty()) check_writable("--out", (name_.empty() ? "profile" : name_) + ".json", OutputKind::File);
 
     std::cerr << "calibrating " << probe->info().name << " (takes a minute or two; --quick is faster)\n";
     std::string last_step;
@@ -112,6 +108,7 @@ int CalibrateCommand::execute() const {
         last_step = step;
         std::cerr << "[" << format_fixed(100 * fraction, 0) << "%] " << step << '\n';
     });
+    const std::string out_path = out_path_.empty() ? profile.name + ".json" : out_path_;
     export_profile(out_path, profile);
     std::cout << summary(profile) << "wrote " << out_path << '\n';
     return kExitOk;

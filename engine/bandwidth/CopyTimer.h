@@ -14,6 +14,7 @@ class CopyTimer {
 public:
     virtual ~CopyTimer() = default;
     virtual DeviceInfo info() const = 0;
+    // The sweep asks for the link once, after its copies (a GPU's link trains down while idle).
     virtual std::string link_name() const = 0;  // "PCIe Gen5 x16"; empty when unknown
     virtual double link_gb_per_s() const = 0;   // theoretical, per direction; 0 if unknown
     // Seconds for `repeats` back-to-back copies of `bytes`, timed as nvbandwidth does (stream held

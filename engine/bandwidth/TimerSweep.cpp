@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace pinscope {
 
@@ -119,8 +120,13 @@ BandwidthResult sweep_copy_timer(CopyTimer& timer, const BandwidthOptions& optio
 
     BandwidthResult result;
     result.device = timer.info();
-    result.link_name = timer.link_name();
-    result.link_gb_per_s = timer.link_gb_per_s();
+    // Asked after the copies, while the link is still trained up from them (an idle GPU's may
+    // have dropped to Gen1).
+    const auto with_link = [&timer](BandwidthResult& measured) {
+        measured.link_name = timer.link_name();
+        measured.link_gb_per_s = timer.link_gb_per_s();
+        return std::move(measured);
+    };
 
     double total = 0;
     for (const CopyDirection direction : options.directions)
@@ -133,11 +139,11 @@ BandwidthResult sweep_copy_timer(CopyTimer& timer, const BandwidthOptions& optio
             for (const std::size_t bytes : sizes) {
                 result.points.push_back(measure_point(timer, direction, memory, bytes, options.samples));
                 done += point_work(direction, memory, bytes, options.samples);
-                if (progress && !progress(std::min(1.0, done / total), result.points.back())) return result;
+                if (progress && !progress(std::min(1.0, done / total), result.points.back())) return with_link(result);
             }
         }
     }
-    return result;
+    return with_link(result);
 }
 
 }  // namespace pinscope

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 namespace pinscope {
@@ -47,7 +48,7 @@ std::string lower(std::string text) {
     return text;
 }
 
-std::string first_line(const std::string& path) {
+std::string first_line(const std::filesystem::path& path) {
     std::ifstream in(path);
     std::string line;
     std::getline(in, line);
@@ -98,18 +99,48 @@ double pcie_gb_per_s(double gt_per_s, int lanes) {
     return generation->gt_per_s * lanes * generation->efficiency / 8.0;
 }
 
+namespace {
+
+struct LinkState {
+    double gt_per_s = 0;
+    int lanes = 0;
+    bool valid() const { return pcie_generation(gt_per_s) > 0 && lanes > 0; }
+    std::string name() const {
+        return "PCIe Gen" + std::to_string(pcie_generation(gt_per_s)) + " x" + std::to_string(lanes);
+    }
+};
+
+// <folder>/<prefix>_link_speed and _width; invalid when either is missing or unreadable.
+LinkState read_state(const std::filesystem::path& folder, const std::string& prefix) {
+    const auto speed = leading_number(first_line(folder / (prefix + "_link_speed")));
+    const auto width = leading_number(first_line(folder / (prefix + "_link_width")));
+    if (!speed || !width || *width < 1 || *width > 64 || std::floor(*width) != *width) return {};
+    return LinkState{*speed, static_cast<int>(*width)};
+}
+
+}  // namespace
+
 PcieLink read_pcie_link(const std::string& bus_id, const std::string& sysfs_root) {
     const auto id = normalise_pci_bus_id(bus_id);
     if (!id) return {};
-    const std::string folder = sysfs_root + "/bus/pci/devices/" + *id + "/";
-    const auto speed = leading_number(first_line(folder + "current_link_speed"));
-    const auto width = leading_number(first_line(folder + "current_link_width"));
-    if (!speed || !width || *width < 1 || std::floor(*width) != *width) return {};
-    const int lanes = static_cast<int>(*width);
-    const int generation = pcie_generation(*speed);
-    if (generation == 0) return {};
-    return PcieLink{"PCIe Gen" + std::to_string(generation) + " x" + std::to_string(lanes),
-                    pcie_gb_per_s(*speed, lanes), true};
+    const std::filesystem::path folder = std::filesystem::path(sysfs_root) / "bus/pci/devices" / *id;
+    PcieLink link;
+    if (const LinkState current = read_state(folder, "current"); current.valid())
+        link = PcieLink{current.name(), pcie_gb_per_s(current.gt_per_s, current.lanes), true, {}, 0};
+
+    LinkState best = read_state(folder, "max");
+    std::error_code error;
+    const std::filesystem::path resolved = std::filesystem::canonical(folder, error);
+    if (best.valid() && !error) {
+        // The upstream port (a bridge) is the folder the device's own folder sits in.
+        const LinkState port = read_state(resolved.parent_path(), "max");
+        if (port.valid()) best = LinkState{std::min(best.gt_per_s, port.gt_per_s), std::min(best.lanes, port.lanes)};
+    }
+    if (best.valid()) {
+        link.max_name = best.name();
+        link.max_gb_per_s = pcie_gb_per_s(best.gt_per_s, best.lanes);
+    }
+    return link;
 }
 
 }  // namespace pinscope

@@ -34,9 +34,13 @@ public:
     std::vector<double> untraced_rates{11, 31, 21, 91, 41};
     double warm_up_rate = 0.5;
     std::vector<Call> calls;
+    mutable std::size_t calls_before_link = 0;
 
     DeviceInfo info() const override { return {"cuda", "Scripted GPU", "", "0000:19:00.0"}; }
-    std::string link_name() const override { return "PCIe Gen5 x16"; }
+    std::string link_name() const override {
+        calls_before_link = calls.size();
+        return "PCIe Gen5 x16";
+    }
     double link_gb_per_s() const override { return 63.0; }
 
     double time_copies(CopyDirection direction, HostMemoryKind memory, std::size_t bytes, int repeats,
@@ -109,6 +113,7 @@ TEST(BandwidthSweep, MedianOfSamplesAfterADiscardedWarmUp) {
     EXPECT_EQ(result.device.name, "Scripted GPU");
     EXPECT_EQ(result.link_name, "PCIe Gen5 x16");
     EXPECT_DOUBLE_EQ(result.link_gb_per_s, 63.0);
+    EXPECT_EQ(timer.calls_before_link, 6u);  // asked after the copies, while the link is trained up
 }
 
 TEST(BandwidthSweep, EvenSampleCountAveragesTheMiddleTwo) {
@@ -186,6 +191,7 @@ TEST(BandwidthSweep, ProgressReturningFalseCancels) {
             return ++calls < 3;
         });
     ASSERT_EQ(result.points.size(), 3u);  // the point that cancelled is kept
+    EXPECT_EQ(result.link_name, "PCIe Gen5 x16");
     EXPECT_EQ(seen, (std::vector<std::size_t>{4 * kKiB, 8 * kKiB, 16 * kKiB}));
     for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(result.points[i].bytes, seen[i]);
     EXPECT_EQ(calls, 3);

@@ -61,6 +61,19 @@ protected:
         if (!width.empty()) std::ofstream(folder / "current_link_width") << width << '\n';
     }
 
+    // The real layout: bus/pci/devices/<id> links to the device's folder under its upstream port.
+    std::filesystem::path device_under_port(const std::string& id) const {
+        const auto port = root_ / "devices/pci0000:00/0000:00:01.0";
+        std::filesystem::create_directories(port / id);
+        std::filesystem::create_directories(root_ / "bus/pci/devices");
+        std::filesystem::create_directory_symlink(port / id, root_ / "bus/pci/devices" / id);
+        return port;
+    }
+
+    static void write(const std::filesystem::path& folder, const std::string& file, const std::string& text) {
+        std::ofstream(folder / file) << text << '\n';
+    }
+
     std::filesystem::path root_;
 };
 
@@ -83,6 +96,31 @@ TEST_F(FakeSysfs, OlderKernelsAndOtherWidths) {
     EXPECT_NEAR(gen1.gb_per_s, 0.25, 1e-9);
 }
 
+TEST_F(FakeSysfs, IdleGpuAndTheBestItsPortAllows) {
+    const auto port = device_under_port("0000:19:00.0");
+    const auto gpu = port / "0000:19:00.0";
+    write(gpu, "current_link_speed", "2.5 GT/s PCIe");  // trained down while idle
+    write(gpu, "current_link_width", "16");
+    write(gpu, "max_link_speed", "32.0 GT/s PCIe");
+    write(gpu, "max_link_width", "16");
+    write(port, "max_link_speed", "16.0 GT/s PCIe");  // a Gen4 slot
+    write(port, "max_link_width", "16");
+    const PcieLink link = read_pcie_link("00000000:19:00.0", root_);
+    EXPECT_TRUE(link.found);
+    EXPECT_EQ(link.name, "PCIe Gen1 x16");
+    EXPECT_NEAR(link.gb_per_s, 4.0, 1e-9);
+    EXPECT_EQ(link.max_name, "PCIe Gen4 x16");
+    EXPECT_NEAR(link.max_gb_per_s, 31.508, 1e-3);
+
+    write(port, "max_link_width", "8");
+    EXPECT_EQ(read_pcie_link("0000:19:00.0", root_).max_name, "PCIe Gen4 x8");
+    std::filesystem::remove(port / "max_link_speed");  // the port does not say: the device's own
+    EXPECT_EQ(read_pcie_link("0000:19:00.0", root_).max_name, "PCIe Gen5 x16");
+    std::filesystem::remove(gpu / "max_link_speed");
+    EXPECT_EQ(read_pcie_link("0000:19:00.0", root_).max_name, "");
+    EXPECT_EQ(read_pcie_link("0000:19:00.0", root_).max_gb_per_s, 0);
+}
+
 TEST_F(FakeSysfs, NotFound) {
     device("0000:19:00.0", "Unknown", "16");   // speed the kernel cannot name
     device("0000:1a:00.0", "32.0 GT/s PCIe", "");  // no width file
@@ -93,6 +131,7 @@ TEST_F(FakeSysfs, NotFound) {
         EXPECT_FALSE(link.found) << id;
         EXPECT_EQ(link.name, "") << id;
         EXPECT_EQ(link.gb_per_s, 0) << id;
+        EXPECT_EQ(link.max_name, "") << id;
     }
 }
 
