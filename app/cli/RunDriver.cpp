@@ -1,7 +1,6 @@
 #include "RunDriver.h"
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -11,28 +10,6 @@ namespace pinscope::cli {
 namespace {
 
 constexpr auto kPollPeriod = std::chrono::milliseconds(50);
-
-std::atomic<bool> g_interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-
-struct sigaction g_old_int {};
-struct sigaction g_old_term {};
-
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
-
-void install_handlers() {
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;  // the second Ctrl-C gets the default action
-    sigaction(SIGINT, &action, &g_old_int);
-    sigaction(SIGTERM, &action, &g_old_term);
-}
-
-void restore_handlers() {
-    sigaction(SIGINT, &g_old_int, nullptr);
-    sigaction(SIGTERM, &g_old_term, nullptr);
-}
 
 void print_engine_message(Severity severity, const std::string& text) {
     const char* kind = severity == Severity::Error ? "error: " : severity == Severity::Warning ? "warning: " : "";
@@ -58,17 +35,11 @@ RunnerOptions options_for(bool keep_record, const Measurement& measurement,
 
 RunDriver::RunDriver(bool keep_record, Measurement measurement)
     : reported_error_(std::make_shared<std::atomic<bool>>(false)),
-      runner_(options_for(keep_record, measurement, reported_error_)) {
-    g_interrupted.store(false);
-    install_handlers();
-}
+      runner_(options_for(keep_record, measurement, reported_error_)) {}
 
-RunDriver::~RunDriver() {
-    runner_.stop();
-    restore_handlers();
-}
+RunDriver::~RunDriver() { runner_.stop(); }
 
-bool RunDriver::interrupted() { return g_interrupted.load(); }
+bool RunDriver::interrupted() { return InterruptSignals::raised(); }
 
 bool RunDriver::run(const LoaderConfig& config) {
     runner_.start(config);

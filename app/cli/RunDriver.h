@@ -4,6 +4,7 @@
 #include <atomic>
 #include <memory>
 
+#include "InterruptSignals.h"
 #include "config/LoaderConfig.h"
 #include "runner/Runner.h"
 
@@ -35,6 +36,7 @@ public:
     bool engine_reported_error() const { return reported_error_->load(); }
 
 private:
+    InterruptSignals signals_;
     std::shared_ptr<std::atomic<bool>> reported_error_;
     Runner runner_;
 };

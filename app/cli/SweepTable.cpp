@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "TextTable.h"
 #include "sweep/SweepPlan.h"
 
 namespace pinscope::cli {
@@ -46,24 +47,17 @@ std::string format_sweep_table(const std::vector<SweepRow>& rows) {
                                                  "pinned peak MiB"}};
     for (const SweepRow& row : rows) table.push_back(cells(row));
 
-    std::vector<std::size_t> widths(table.front().size(), 0);
-    for (const auto& line : table)
-        for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
+    const std::vector<std::string> lines =
+        align_table(table, {Align::Right, Align::Right, Align::Left, Align::Left});
 
     const auto best = std::max_element(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) {
         return a.summary.metrics.batches_per_s < b.summary.metrics.batches_per_s;
     });
     std::string text;
-    for (std::size_t r = 0; r < table.size(); ++r) {
-        std::string line;
-        for (std::size_t i = 0; i < table[r].size(); ++i) {
-            // Words on the left, numbers on the right of their column.
-            const std::string pad(widths[i] - table[r][i].size(), ' ');
-            line += (i > 0 ? "  " : "") + (i == 2 || i == 3 ? table[r][i] + pad : pad + table[r][i]);
-        }
-        if (r > 0 && rows.begin() + static_cast<std::ptrdiff_t>(r - 1) == best) line += "  <- best";
-        line.erase(line.find_last_not_of(' ') + 1);
-        text += line + '\n';
+    for (std::size_t r = 0; r < lines.size(); ++r) {
+        text += lines[r];
+        if (r > 0 && rows.begin() + static_cast<std::ptrdiff_t>(r - 1) == best) text += "  <- best";
+        text += '\n';
     }
     return text;
 }

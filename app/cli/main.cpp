@@ -9,7 +9,9 @@
 #include <CLI/CLI.hpp>
 #pragma GCC diagnostic pop
 
+#include "BandwidthCommand.h"
 #include "BuildConfig.h"
+#include "CalibrateCommand.h"
 #include "DevicesCommand.h"
 #include "ExitCodes.h"
 #include "RunCommand.h"
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
     const RunCommand run(app);
     const SweepCommand sweep(app);
     const DevicesCommand devices(app);
+    const BandwidthCommand bandwidth(app);
+    const CalibrateCommand calibrate(app, shell_command_line(argc, argv));
 
     try {
         app.parse(argc, argv);
@@ -55,6 +59,8 @@ int main(int argc, char** argv) {
         if (run.selected()) return run.execute();
         if (sweep.selected()) return sweep.execute();
         if (devices.selected()) return devices.execute();
+        if (bandwidth.selected()) return bandwidth.execute();
+        if (calibrate.selected()) return calibrate.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {

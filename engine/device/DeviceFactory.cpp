@@ -1,6 +1,9 @@
 #include "device/DeviceFactory.h"
 
+#include <string_view>
+
 #include "BuildConfig.h"
+#include "config/ConfigValidation.h"
 #include "device/emulated/EmulatedDevice.h"
 
 #if PINSCOPE_HAVE_CUDA
@@ -17,17 +20,12 @@ OpenedDevice open_device(const LoaderConfig& config) {
     }
     if (config.is_cuda()) {
 #if PINSCOPE_HAVE_CUDA
-        const int ordinal = config.device == "cuda" ? 0 : std::stoi(config.device.substr(5));
-        return OpenedDevice{open_cuda_device(ordinal), load_profile(kDefaultProfile)};
+        return OpenedDevice{open_cuda_device(cuda_ordinal(config.device)), load_profile(kDefaultProfile)};
 #else
-        throw DeviceError("device " + config.device +
-                          ": this build of pinscope has no CUDA support (the CUDA toolkit was not found when it "
-                          "was configured); use --device emulated");
+        throw DeviceError("device " + config.device + ": " + kNoCudaSupport + "; use --device emulated");
 #endif
     }
-    const std::string profile_name =
-        config.device.size() > 9 && config.device.starts_with("emulated:") ? config.device.substr(9) : kDefaultProfile;
-    HardwareProfile profile = load_profile(profile_name);
+    HardwareProfile profile = load_profile(emulated_profile(config.device));
     auto device = std::make_unique<EmulatedDevice>(profile, config.effective_host());
     return OpenedDevice{std::move(device), std::move(profile)};
 }
@@ -43,8 +41,26 @@ CudaDeviceList list_cuda_devices() {
 #if PINSCOPE_HAVE_CUDA
     return list_cuda_devices_present();
 #else
-    return {{}, "this build of pinscope has no CUDA support (the CUDA toolkit was not found when it was configured)"};
+    return {{}, kNoCudaSupport};
 #endif
+}
+
+void check_device_name(const std::string& device) {
+    LoaderConfig config;
+    config.device = device;
+    for (const ConfigIssue& issue : find_config_issues(config))
+        if (issue.field == "device") throw ConfigError(issue);
+}
+
+int cuda_ordinal(const std::string& device) {
+    check_device_name(device);
+    return device.starts_with("cuda:") ? std::stoi(device.substr(5)) : 0;
+}
+
+std::string emulated_profile(const std::string& device) {
+    constexpr std::string_view prefix = "emulated:";
+    return device.size() > prefix.size() && device.starts_with(prefix) ? device.substr(prefix.size())
+                                                                        : std::string(kDefaultProfile);
 }
 
 }  // namespace pinscope

@@ -32,4 +32,15 @@ struct CudaDeviceList {
 };
 CudaDeviceList list_cuda_devices();
 
+// Parts of a device string, shared by everything that opens devices (the loader, the bandwidth
+// sweep, calibration). Throws ConfigError (field "device") unless `device` is "auto",
+// "emulated[:PROFILE]" or "cuda[:N]".
+void check_device_name(const std::string& device);
+int cuda_ordinal(const std::string& device);              // "cuda" -> 0, "cuda:3" -> 3
+std::string emulated_profile(const std::string& device);  // "emulated" -> kDefaultProfile, "emulated:X" -> X
+
+// Why this build cannot open a CUDA device.
+inline constexpr const char* kNoCudaSupport =
+    "this build of pinscope has no CUDA support (the CUDA toolkit was not found when it was configured)";
+
 }  // namespace pinscope

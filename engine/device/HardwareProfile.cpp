@@ -56,6 +56,8 @@ public:
 
     std::string path_of(const char* key) const { return path_ + "." + key; }
 
+    bool has(const char* key) const { return node_.contains(key); }
+
     Reader object(const char* key) const { return Reader(child(key, "a JSON object"), path_of(key)); }
 
     std::string text(const char* key) const {
@@ -208,6 +210,11 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.h2d_pageable_gb_per_s = copy.curve("h2d_pageable_gb_per_s", kRate, sizes, sizes_field);
     profile.d2h_pinned_gb_per_s = copy.curve("d2h_pinned_gb_per_s", kRate, sizes, sizes_field);
     profile.d2h_pageable_gb_per_s = copy.curve("d2h_pageable_gb_per_s", kRate, sizes, sizes_field);
+    const auto optional_curve = [&](const char* key, const SizeCurve& otherwise) {
+        return copy.has(key) ? copy.curve(key, kRate, sizes, sizes_field) : otherwise;
+    };
+    profile.h2d_write_combined_gb_per_s = optional_curve("h2d_write_combined_gb_per_s", profile.h2d_pinned_gb_per_s);
+    profile.d2h_write_combined_gb_per_s = optional_curve("d2h_write_combined_gb_per_s", profile.d2h_pinned_gb_per_s);
     profile.pageable_hold_fraction = copy.number("pageable_hold_fraction", kFraction);
     profile.pageable_overlaps_compute = copy.boolean("pageable_overlaps_compute");
     profile.copy_call_us = copy.number("copy_call_us", kCost);
@@ -227,7 +234,7 @@ HardwareProfile profile_from_json(const json& json_profile) {
 
 json to_json(const HardwareProfile& profile) {
     const std::vector<double>& sizes = profile.h2d_pinned_gb_per_s.sizes_bytes;
-    return json{
+    json written = json{
         {"name", profile.name},
         {"description", profile.description},
         {"source", profile.source},
@@ -255,6 +262,15 @@ json to_json(const HardwareProfile& profile) {
              {"host_unregister_us", own_curve_json(profile.host_unregister_us)},
          }},
     };
+    // The optional curves, where they say something the pinned ones do not.
+    const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {
+        if (curve.empty()) return;
+        json values = values_at(curve, sizes);
+        if (values != values_at(pinned, sizes)) written["copy"][key] = std::move(values);
+    };
+    add_optional("h2d_write_combined_gb_per_s", profile.h2d_write_combined_gb_per_s, profile.h2d_pinned_gb_per_s);
+    add_optional("d2h_write_combined_gb_per_s", profile.d2h_write_combined_gb_per_s, profile.d2h_pinned_gb_per_s);
+    return written;
 }
 
 std::vector<std::string> builtin_profile_names() {

@@ -31,6 +31,10 @@ struct HardwareProfile {
     SizeCurve h2d_pageable_gb_per_s;
     SizeCurve d2h_pinned_gb_per_s;
     SizeCurve d2h_pageable_gb_per_s;
+    // Write-combined host memory (cudaHostAllocWriteCombined); optional in the JSON, where a
+    // missing curve reads as the pinned one (and one equal to it is not written).
+    SizeCurve h2d_write_combined_gb_per_s;
+    SizeCurve d2h_write_combined_gb_per_s;
     double pageable_hold_fraction = 1.0;    // share of a pageable copy during which the caller is held
     bool pageable_overlaps_compute = false; // can a pageable copy run while a kernel runs?
     double copy_call_us = 5;                // host cost of issuing a copy or a launch

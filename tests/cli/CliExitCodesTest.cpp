@@ -83,6 +83,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"SweepListItem", {"sweep", "--workers", "0,x"}, "--workers: 'x'"},
         BadInput{"SweepEmptyListItem", {"sweep", "--pin-memory", "off,,on"}, "--pin-memory"},
         BadInput{"SweepInvalidCombination", {"sweep", "--workers", "0,300", "--batches", "5"}, "workers=300"},
+        BadInput{"BandwidthMinSizeNotASize", {"bandwidth", "--min-size", "4Q"},
+                 "--min-size: '4Q' is not allowed; expected a size in bytes, such as 4096, 4K"},
+        BadInput{"BandwidthMinSizeZero", {"bandwidth", "--min-size", "0"},
+                 "--min-size: '0' is not allowed; expected a size from 1 byte to 16 GiB"},
+        BadInput{"BandwidthMinAboveMax", {"bandwidth", "--min-size", "1M", "--max-size", "4K"},
+                 "--max-size: '4K' is not allowed; expected a size from --min-size (1M) to 16 GiB"},
+        BadInput{"BandwidthMaxTooLarge", {"bandwidth", "--max-size", "17GiB"}, "--max-size: '17GiB'"},
+        BadInput{"BandwidthDirectionUnknown", {"bandwidth", "--direction", "h2d,d2d"}, "--direction: 'd2d'"},
+        BadInput{"BandwidthDirectionTwice", {"bandwidth", "--direction", "h2d,H2D"}, "--direction"},
+        BadInput{"BandwidthMemoryUnknown", {"bandwidth", "--memory", "locked"},
+                 "--memory: 'locked' is not allowed; expected a comma list of pinned, pageable and wc"},
+        BadInput{"BandwidthSamplesZero", {"bandwidth", "--samples", "0"},
+                 "--samples: '0' is not allowed; expected an integer from 1 to 1000"},
+        BadInput{"BandwidthSamplesNotANumber", {"bandwidth", "--samples", "five"}, "--samples: 'five'"},
+        BadInput{"BandwidthDeviceUnknown", {"bandwidth", "--device", "gpu"}, "--device: 'gpu'"},
+        BadInput{"BandwidthProfileUnknown", {"bandwidth", "--device", "emulated:no-such-profile"},
+                 "--device: 'emulated:no-such-profile'"},
+        BadInput{"CalibrateNameWithSlash", {"calibrate", "--name", "../x"}, "--name: '../x'"},
+        BadInput{"CalibrateDeviceUnknown", {"calibrate", "--device", "gpu"},
+                 "--device: 'gpu' is not allowed; expected cuda or cuda:N"},
         BadInput{"UnknownCommand", {"bogus"}, "bogus"}),
     [](const testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
@@ -122,6 +142,13 @@ TEST(CliExitCodes, HelpAndVersionExitZero) {
     const CliResult sweep_help = run_cli({"sweep", "--help"});
     EXPECT_EQ(sweep_help.exit_code, 0);
     EXPECT_NE(sweep_help.out.find("comma"), std::string::npos) << sweep_help.out;
+
+    for (const char* command : {"bandwidth", "calibrate"}) {
+        const CliResult command_help = run_cli({command, "--help"});
+        EXPECT_EQ(command_help.exit_code, 0) << command;
+        EXPECT_NE(help.out.find(command), std::string::npos) << help.out;
+        EXPECT_NE(command_help.out.find("--device"), std::string::npos) << command_help.out;
+    }
 
     const CliResult version = run_cli({"--version"});
     EXPECT_EQ(version.exit_code, 0);

@@ -84,6 +84,51 @@ TEST(HardwareProfile, JsonRoundTrip) {
     EXPECT_TRUE(written.at("copy").at("sizes_bytes").at(0).is_number_integer());
 }
 
+TEST(HardwareProfile, WriteCombinedCurvesDefaultToPinned) {
+    const HardwareProfile profile = load_profile(kDefaultProfile);
+    EXPECT_EQ(profile.h2d_write_combined_gb_per_s.values, profile.h2d_pinned_gb_per_s.values);
+    EXPECT_EQ(profile.d2h_write_combined_gb_per_s.values, profile.d2h_pinned_gb_per_s.values);
+    EXPECT_EQ(profile.h2d_write_combined_gb_per_s.sizes_bytes, profile.h2d_pinned_gb_per_s.sizes_bytes);
+    // Equal to the pinned curves, they are not written: the built-in file round-trips unchanged.
+    EXPECT_FALSE(to_json(profile).at("copy").contains("h2d_write_combined_gb_per_s"));
+    EXPECT_FALSE(to_json(profile).at("copy").contains("d2h_write_combined_gb_per_s"));
+}
+
+TEST(HardwareProfile, WriteCombinedCurvesRoundTrip) {
+    json original = builtin_json(kDefaultProfile);
+    original["copy"]["h2d_write_combined_gb_per_s"] = {7.5, 42.0, 54.0, 55.0, 55.4, 55.5};
+    original["copy"]["d2h_write_combined_gb_per_s"] = {2.0, 3.0, 3.5, 3.6, 3.6, 3.6};
+    const HardwareProfile profile = profile_from_json(original);
+    EXPECT_DOUBLE_EQ(profile.h2d_write_combined_gb_per_s.at(1 << 20), 42.0);
+    EXPECT_DOUBLE_EQ(profile.d2h_write_combined_gb_per_s.at(64 * kMiB), 3.6);
+    EXPECT_DOUBLE_EQ(profile.d2h_pinned_gb_per_s.at(64 * kMiB), 55.2);  // the pinned curve is its own
+    EXPECT_EQ(to_json(profile), original) << to_json(profile).dump(2);
+
+    // Only one given: the other is the pinned curve and stays unwritten.
+    original["copy"].erase("d2h_write_combined_gb_per_s");
+    const json written = to_json(profile_from_json(original));
+    EXPECT_TRUE(written.at("copy").contains("h2d_write_combined_gb_per_s"));
+    EXPECT_FALSE(written.at("copy").contains("d2h_write_combined_gb_per_s"));
+}
+
+TEST(HardwareProfile, InvalidWriteCombinedCurvesNameTheField) {
+    const auto field_of_error = [](const json& wc) {
+        json profile = builtin_json(kDefaultProfile);
+        profile["copy"]["d2h_write_combined_gb_per_s"] = wc;
+        try {
+            profile_from_json(profile);
+        } catch (const ConfigError& error) {
+            return error.issue().field + " | " + error.issue().allowed;
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(field_of_error({1, 2, 3}),
+              "profile.copy.d2h_write_combined_gb_per_s | one value per size in profile.copy.sizes_bytes (6)");
+    EXPECT_EQ(field_of_error({1, 2, 3, 0, 5, 6}), "profile.copy.d2h_write_combined_gb_per_s[3] | a number above 0");
+    EXPECT_EQ(field_of_error("fast"),
+              "profile.copy.d2h_write_combined_gb_per_s | an array of numbers, one per size");
+}
+
 struct InvalidCase {
     std::string description;
     std::string pointer;         // JSON pointer into the built-in profile

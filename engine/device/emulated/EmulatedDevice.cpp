@@ -14,10 +14,12 @@ TimeNs us_to_ns(double us) { return static_cast<TimeNs>(us * 1e3); }
 
 EmulatedDevice::EmulatedDevice(HardwareProfile profile, HostMode host) : profile_(std::move(profile)), host_(host) {}
 
-DeviceInfo EmulatedDevice::info() const {
+DeviceInfo emulated_device_info(const HardwareProfile& profile) {
     // The host mode and profile are said by whoever prints this; the detail says what it models.
-    return DeviceInfo{"emulated", profile_.description, profile_.name, "modelled on " + profile_.link_name};
+    return DeviceInfo{"emulated", profile.description, profile.name, "modelled on " + profile.link_name};
 }
+
+DeviceInfo EmulatedDevice::info() const { return emulated_device_info(profile_); }
 
 void EmulatedDevice::prepare(std::size_t) {}
 

@@ -21,6 +21,9 @@
 
 namespace pinscope {
 
+// What the emulated device says about itself: the profile's description and link.
+DeviceInfo emulated_device_info(const HardwareProfile& profile);
+
 class EmulatedDevice final : public Device {
 public:
     EmulatedDevice(HardwareProfile profile, HostMode host);

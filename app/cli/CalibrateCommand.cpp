@@ -1,0 +1,117 @@
+#include "CalibrateCommand.h"
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "BandwidthTable.h"
+#include "ExitCodes.h"
+#include "OutputPaths.h"
+#include "calibrate/Calibration.h"
+#include "config/ConfigError.h"
+#include "export/ExportFormat.h"
+
+namespace pinscope::cli {
+
+namespace {
+
+constexpr double kQuoteBytes = 16.0 * 1024 * 1024;  // the size the summary quotes copies at
+
+bool valid_name(const std::string& name) {
+    if (name.empty() || name.front() == '.' || name.front() == '-') return false;
+    for (const char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+    return true;
+}
+
+std::string summary(const HardwareProfile& p) {
+    const auto rate = [](double gb_per_s) { return format_fixed(gb_per_s, 1) + " GB/s"; };
+    return "profile " + p.name + ": " + p.description + "\n" +
+           "  link " + p.link_name + " (" + rate(p.link_gb_per_s) + " in theory)\n" +
+           "  at 16 MiB: H2D pinned " + rate(p.h2d_pinned_gb_per_s.at(kQuoteBytes)) + ", pageable " +
+           rate(p.h2d_pageable_gb_per_s.at(kQuoteBytes)) + ", write-combined " +
+           rate(p.h2d_write_combined_gb_per_s.at(kQuoteBytes)) + "; D2H pinned " +
+           rate(p.d2h_pinned_gb_per_s.at(kQuoteBytes)) + ", pageable " + rate(p.d2h_pageable_gb_per_s.at(kQuoteBytes)) +
+           "\n" + "  pageable copies hold the host for " + format_fixed(100 * p.pageable_hold_fraction, 0) +
+           "% of the copy and " + (p.pageable_overlaps_compute ? "overlap" : "do not overlap") + " a running kernel\n" +
+           "  " + std::to_string(p.host_cores) + " host cores, memcpy " + rate(p.memcpy_gb_per_s) + " (into pinned " +
+           rate(p.memcpy_to_pinned_gb_per_s) + "), cudaHostAlloc of " + format_size(kCalibrationBatchBytes) + " " +
+           format_fixed(p.host_alloc_us.at(kCalibrationBatchBytes) / 1000, 1) + " ms\n";
+}
+
+bool needs_quotes(const std::string& arg) {
+    if (arg.empty()) return true;
+    for (const char c : arg)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view("-_./:=,+@%").find(c) == std::string_view::npos)
+            return true;
+    return false;
+}
+
+}  // namespace
+
+std::string shell_command_line(int argc, const char* const* argv) {
+    std::string line = kProgram;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (needs_quotes(arg)) {
+            std::string quoted = "'";
+            for (const char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            arg = quoted + "'";
+        }
+        line += " " + arg;
+    }
+    return line;
+}
+
+CalibrateCommand::CalibrateCommand(CLI::App& app, std::string command_line)
+    : command_(app.add_subcommand("calibrate", "Measure this GPU's hardware profile for the emulated device")),
+      command_line_(std::move(command_line)) {
+    command_->add_option("--device", device_, "the GPU to measure: cuda or cuda:N")
+        ->type_name("DEVICE")
+        ->capture_default_str();
+    command_->add_option("--name", name_, "the profile's name (default: from the GPU and its link, e.g. h100-pcie5)")
+        ->type_name("NAME");
+    command_->add_option("--out", out_path_, "where to write the profile JSON (default: NAME.json here)")
+        ->type_name("FILE");
+    command_->add_flag("--quick", quick_, "copy sizes every 4x instead of 2x and 3 samples instead of 5");
+    command_->footer(
+        "Measures copy bandwidth by size (H2D and D2H; pinned, pageable, write-combined), how pageable copies hold "
+        "the host and whether they overlap kernels, the cost of copy calls, page locking and freeing, and the host's "
+        "cores and memcpy rate. Use the result with --device emulated:FILE, or put it in resources/profiles.");
+}
+
+bool CalibrateCommand::selected() const { return command_->parsed(); }
+
+int CalibrateCommand::execute() const {
+    if (!name_.empty() && !valid_name(name_))
+        throw UsageError("--name: '" + name_ +
+                         "' is not allowed; expected letters, digits, '-', '_' and '.', not starting with '.' or '-'");
+    if (!out_path_.empty()) check_writable("--out", out_path_, OutputKind::File);
+
+    std::unique_ptr<CalibrationProbe> probe;
+    try {
+        probe = open_calibration_probe(device_);
+    } catch (const ConfigError&) {
+        throw UsageError("--device: '" + device_ + "' is not allowed; expected cuda or cuda:N");
+    }
+    CalibrationOptions options;
+    options.name = name_;  // empty: from the GPU and the link measured
+    options.command = command_line_;
+    options.quick = quick_;
+    // Without --out the file is NAME.json here, its name known once measured: check the folder now.
+    if (out_path_.empty()) check_writable("--out", (name_.empty() ? "profile" : name_) + ".json", OutputKind::File);
+
+    std::cerr << "calibrating " << probe->info().name << " (takes a minute or two; --quick is faster)\n";
+    std::string last_step;
+    const HardwareProfile profile = calibrate_profile(*probe, options, [&](const std::string& step, double fraction) {
+        if (step == last_step) return;  // one line per step
+        last_step = step;
+        std::cerr << "[" << format_fixed(100 * fraction, 0) << "%] " << step << '\n';
+    });
+    const std::string out_path = out_path_.empty() ? profile.name + ".json" : out_path_;
+    export_profile(out_path, profile);
+    std::cout << summary(profile) << "wrote " << out_path << '\n';
+    return kExitOk;
+}
+
+}  // namespace pinscope::cli

@@ -1,0 +1,26 @@
+#include "bandwidth/CopyTimer.h"
+
+#include "BuildConfig.h"
+#include "device/DeviceFactory.h"
+#include "device/emulated/EmulatedCopyTimer.h"
+
+#if PINSCOPE_HAVE_CUDA
+#include "device/cuda/CudaCopyTimer.h"
+#endif
+
+namespace pinscope {
+
+std::unique_ptr<CopyTimer> open_copy_timer(const std::string& device) {
+    check_device_name(device);
+    if (device == "auto") return open_copy_timer(resolve_device(device).device);
+    if (device == "cuda" || device.starts_with("cuda:")) {
+#if PINSCOPE_HAVE_CUDA
+        return open_cuda_copy_timer(cuda_ordinal(device));
+#else
+        throw DeviceError("device " + device + ": " + kNoCudaSupport + "; use --device emulated");
+#endif
+    }
+    return std::make_unique<EmulatedCopyTimer>(load_profile(emulated_profile(device)));
+}
+
+}  // namespace pinscope

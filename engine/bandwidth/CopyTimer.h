@@ -1,0 +1,32 @@
+#pragma once
+// The seam between the bandwidth sweep and a device: something that times copies. The CUDA
+// implementation lives in device/cuda (CudaCopyTimer.h), the emulated one in device/emulated.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "bandwidth/CopyKinds.h"
+#include "device/Device.h"
+
+namespace pinscope {
+
+class CopyTimer {
+public:
+    virtual ~CopyTimer() = default;
+    virtual DeviceInfo info() const = 0;
+    // The sweep asks for the link once, after its copies (a GPU's link trains down while idle).
+    virtual std::string link_name() const = 0;  // "PCIe Gen5 x16"; empty when unknown
+    virtual double link_gb_per_s() const = 0;   // theoretical, per direction; 0 if unknown
+    // Seconds for `repeats` back-to-back copies of `bytes`, timed as nvbandwidth does (stream held
+    // by a spin kernel while the copies are queued, CUDA events around them). traced: each copy
+    // also bracketed by its own event pair, as the CUDA device records every copy of a run;
+    // untraced: a plain cudaMemcpyAsync loop.
+    virtual double time_copies(CopyDirection, HostMemoryKind, std::size_t bytes, int repeats, bool traced) = 0;
+};
+
+// "cuda[:N]" or "emulated[:PROFILE]", already resolved (resolve_device; "auto" is resolved here
+// too, without its note). Throws DeviceError (no such GPU, no CUDA in this build) or ConfigError
+// (field "device": not a device name, or a bad profile).
+std::unique_ptr<CopyTimer> open_copy_timer(const std::string& device);
+
+}  // namespace pinscope

@@ -1,0 +1,241 @@
+#include "calibrate/Calibration.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <stdexcept>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bandwidth/TimerSweep.h"
+#include "calibrate/HostMeasurement.h"
+#include "config/ConfigError.h"
+#include "export/AtomicFile.h"
+#include "export/ExportFormat.h"
+
+namespace pinscope {
+
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kMinCopyBytes = 64 * 1024;
+constexpr std::size_t kMaxCopyBytes = std::size_t{1} << 30;
+constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the design notes quote the pageable hold at
+constexpr std::array<std::size_t, 4> kCostSizes{kMiB, 16 * kMiB, kCalibrationBatchBytes, 128 * kMiB};
+constexpr int kMemcpySamples = 5;
+constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
+
+std::vector<std::size_t> copy_sizes(bool quick) {
+    if (!quick) return bandwidth_sizes(kMinCopyBytes, kMaxCopyBytes);
+    std::vector<std::size_t> sizes;
+    for (std::size_t size = kMinCopyBytes; size <= kMaxCopyBytes; size *= 4) sizes.push_back(size);
+    return sizes;
+}
+
+std::string size_text(std::size_t bytes) {
+    if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+std::string cost_sizes_text() {
+    std::string text;
+    for (std::size_t i = 0; i < kCostSizes.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == kCostSizes.size() ? " and " : ", ") + size_text(kCostSizes[i]);
+    return text;
+}
+
+std::string utc_text(std::chrono::system_clock::time_point when) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    std::array<char, 32> buffer{};
+    std::strftime(buffer.data(), buffer.size(), "%Y-%m-%d %H:%M UTC", &utc);
+    return buffer.data();
+}
+
+SizeCurve curve_of(const BandwidthResult& result, CopyDirection direction, HostMemoryKind memory) {
+    SizeCurve curve;
+    for (const BandwidthPoint& point : result.points) {
+        if (point.direction != direction || point.memory != memory) continue;
+        curve.sizes_bytes.push_back(static_cast<double>(point.bytes));
+        curve.values.push_back(point.gb_per_s);
+    }
+    return curve;
+}
+
+// One probe call per size: a cost curve.
+template <typename Measure>
+SizeCurve cost_curve(Measure&& measure) {
+    SizeCurve curve;
+    for (const std::size_t bytes : kCostSizes) {
+        curve.sizes_bytes.push_back(static_cast<double>(bytes));
+        curve.values.push_back(measure(bytes));
+    }
+    return curve;
+}
+
+double fastest(const HardwareProfile& profile) {
+    double best = 0;
+    for (const SizeCurve* curve : {&profile.h2d_pinned_gb_per_s, &profile.d2h_pinned_gb_per_s,
+                                   &profile.h2d_write_combined_gb_per_s, &profile.d2h_write_combined_gb_per_s})
+        for (const double value : curve->values) best = std::max(best, value);
+    return best;
+}
+
+// Steps after the sweep, each with its share of the rest of the progress bar.
+class Steps {
+public:
+    Steps(const CalibrationProgress& progress, int count) : progress_(progress), count_(count) {}
+    void next(const std::string& step) {
+        if (progress_) progress_(step, kSweepShare + (1 - kSweepShare) * done_ / count_);
+        ++done_;
+    }
+    void finish() const {
+        if (progress_) progress_("done", 1.0);
+    }
+
+private:
+    const CalibrationProgress& progress_;
+    int count_;
+    int done_ = 0;
+};
+
+std::string source_text(const CalibrationProbe& probe, const HardwareProfile& profile, const CalibrationOptions& options,
+                        std::size_t copy_size_count, int samples, std::size_t memcpy_bytes, const HostCores& cores,
+                        bool link_known, double measured_hold_fraction) {
+    const DeviceInfo device = probe.info();
+    std::string text = "Calibrated by `" + (options.command.empty() ? std::string("pinscope-cli calibrate") : options.command) +
+                       "` on " + device.name + (device.detail.empty() ? "" : " (" + device.detail + ")") + " on " +
+                       utc_text(options.when.value_or(std::chrono::system_clock::now())) + ". ";
+    text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
+            std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
+            " samples, CUDA events, each copy traced as in a run); how long a pageable " + size_text(kHoldBytes) +
+            " copy holds the host (" + format_fixed(measured_hold_fraction, 2) + " of the copy" +
+            (measured_hold_fraction > 1 ? ", recorded as 1" : "") + "); whether a pageable copy of " +
+            size_text(kCalibrationBatchBytes) + " overlaps a running kernel (" +
+            (profile.pageable_overlaps_compute ? "yes" : "no") +
+            "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
+            size_text(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
+            "; memcpy on one thread, pageable to pageable (" + size_text(memcpy_bytes) + " buffers, median of " +
+            std::to_string(kMemcpySamples) + ") and into cudaHostAlloc'd memory (" +
+            size_text(kCalibrationBatchBytes) + "). ";
+    text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
+            ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
+    text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
+                       : "Assumed: the link's limit is the fastest copy measured (the device did not say its link).";
+    return text;
+}
+
+}  // namespace
+
+void export_profile(const std::string& path, const HardwareProfile& profile) {
+    write_file_atomically(path, [&](std::ostream& out) { out << json_text(to_json(profile), 2) << '\n'; });
+}
+
+std::string default_profile_name(const std::string& gpu_name, const std::string& link_name) {
+    // Words of the GPU name, split at spaces and dashes, without the brand words.
+    std::vector<std::string> words;
+    std::string word;
+    const auto flush = [&] {
+        if (!word.empty() && word != "nvidia" && word != "geforce" && word != "tesla" && word != "quadro")
+            words.push_back(word);
+        word.clear();
+    };
+    for (const char c : gpu_name) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        else
+            flush();
+    }
+    flush();
+    // Up to the model number: the first word with a digit ("h100", "a6000", "4090").
+    std::string name;
+    for (const std::string& w : words) {
+        name += (name.empty() ? "" : "-") + w;
+        if (std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            break;
+    }
+    if (name.empty()) name = "gpu";
+    // "PCIe Gen5 x16" -> "-pcie5".
+    const auto gen = link_name.find("Gen");
+    if (link_name.starts_with("PCIe") && gen != std::string::npos && gen + 3 < link_name.size() &&
+        std::isdigit(static_cast<unsigned char>(link_name[gen + 3])))
+        name += "-pcie" + std::string(1, link_name[gen + 3]);
+    return name;
+}
+
+HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOptions& options,
+                                  const CalibrationProgress& progress) {
+    CopyTimer& timer = probe.copy_timer();
+    const std::vector<std::size_t> sizes = copy_sizes(options.quick);
+    BandwidthOptions sweep;
+    sweep.samples = options.quick ? 3 : 5;
+    const BandwidthResult bandwidth =
+        sweep_copy_timer(timer, sweep, sizes, [&](double fraction, const BandwidthPoint& point) {
+            if (progress)
+                progress("copy bandwidth, " + to_string(point.direction) + " " + to_string(point.memory),
+                         kSweepShare * fraction);
+            return true;
+        });
+
+    HardwareProfile profile;
+    profile.h2d_pinned_gb_per_s = curve_of(bandwidth, CopyDirection::H2D, HostMemoryKind::Pinned);
+    profile.h2d_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::H2D, HostMemoryKind::Pageable);
+    profile.h2d_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::H2D, HostMemoryKind::WriteCombined);
+    profile.d2h_pinned_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pinned);
+    profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
+    profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
+
+    Steps steps(progress, 12);
+    steps.next("pageable copy: host hold");
+    const double hold = probe.pageable_hold_fraction(kHoldBytes);
+    profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
+    steps.next("pageable copy: overlap with a kernel");
+    profile.pageable_overlaps_compute = probe.pageable_overlaps_compute(kCalibrationBatchBytes);
+    steps.next("copy and launch call cost");
+    profile.copy_call_us = probe.copy_call_us();
+    steps.next("kernel read of a batch");
+    profile.device_read_gb_per_s = probe.device_read_gb_per_s(kCalibrationBatchBytes);
+    steps.next("cudaHostAlloc");
+    profile.host_alloc_us = cost_curve([&](std::size_t bytes) { return probe.host_alloc_us(bytes); });
+    steps.next("cudaFreeHost");
+    profile.free_host_us = cost_curve([&](std::size_t bytes) { return probe.free_host_us(bytes); });
+    steps.next("cudaHostRegister");
+    profile.host_register_us = cost_curve([&](std::size_t bytes) { return probe.host_register_us(bytes); });
+    steps.next("cudaHostUnregister");
+    profile.host_unregister_us = cost_curve([&](std::size_t bytes) { return probe.host_unregister_us(bytes); });
+    steps.next("memcpy into pinned memory");
+    profile.memcpy_to_pinned_gb_per_s = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes);
+
+    steps.next("host cores");
+    const HostCores cores = count_host_cores();
+    profile.host_cores = cores.cores;
+    steps.next("host memcpy");
+    const std::size_t memcpy_bytes = options.memcpy_bytes > 0 ? options.memcpy_bytes : memcpy_buffer_bytes();
+    profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
+
+    steps.next("writing the profile");
+    const DeviceInfo device = probe.info();
+    const bool link_known = bandwidth.link_gb_per_s > 0;
+    profile.link_name = bandwidth.link_name.empty() ? "unknown link" : bandwidth.link_name;
+    profile.link_gb_per_s = link_known ? bandwidth.link_gb_per_s : fastest(profile);
+    profile.name = options.name.empty() ? default_profile_name(device.name, bandwidth.link_name) : options.name;
+    profile.description = device.name + ", " + profile.link_name + ", " + std::to_string(profile.host_cores) +
+                          " host cores";
+    profile.source = source_text(probe, profile, options, sizes.size(), sweep.samples, memcpy_bytes, cores,
+                                 link_known, hold);
+
+    // The profile must load back as written: check it as load_profile would.
+    try {
+        profile = profile_from_json(to_json(profile));
+    } catch (const ConfigError& error) {
+        throw std::runtime_error("calibration on " + device.name + " measured no valid profile: " + error.what());
+    }
+    steps.finish();
+    return profile;
+}
+
+}  // namespace pinscope

@@ -1,0 +1,46 @@
+#pragma once
+// `pinscope-cli calibrate`: measures a hardware profile on the GPU at hand, the JSON that the
+// emulated device then replays. The copy curves come from the bandwidth sweep on the probe's copy
+// timer, the host's cores and memcpy rate from this machine, the rest from the probe.
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "calibrate/CalibrationProbe.h"
+#include "device/HardwareProfile.h"
+
+namespace pinscope {
+
+struct CalibrationOptions {
+    std::string name;     // the profile's name; empty: default_profile_name()
+    std::string command;  // the exact command line, recorded in the profile's source
+    bool quick = false;   // copy sizes every 4x instead of 2x, 3 samples instead of 5
+    std::size_t memcpy_bytes = 0;  // host memcpy buffers; 0: memcpy_buffer_bytes() (far beyond the LLC)
+    std::optional<std::chrono::system_clock::time_point> when;  // the date recorded; unset: now
+};
+
+// What is being measured ("copy bandwidth, h2d pinned", "cudaHostAlloc"; called again as each
+// step advances) and how far along the calibration is (0 to 1).
+using CalibrationProgress = std::function<void(const std::string& step, double fraction)>;
+
+// Throws DeviceError when the probe fails, and std::runtime_error naming the field when a
+// measurement makes no valid profile (a rate of 0, say). The result loads back with
+// profile_from_json(to_json(...)) unchanged.
+HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOptions& options,
+                                  const CalibrationProgress& progress);
+
+// The profile as JSON (two-space indent), written whole or not at all; throws std::runtime_error
+// naming the path on failure.
+void export_profile(const std::string& path, const HardwareProfile& profile);
+
+// "NVIDIA H100 80GB HBM3" on "PCIe Gen5 x16" -> "h100-pcie5"; "NVIDIA GeForce RTX 4090" on an
+// unknown link -> "rtx-4090". Lower-case letters, digits and dashes only; "gpu" when nothing is left.
+std::string default_profile_name(const std::string& gpu_name, const std::string& link_name);
+
+// The sizes calibration measures the page-locking costs at, and the batch it measures the rest
+// with: 64 x 3x224x224 float32.
+inline constexpr std::size_t kCalibrationBatchBytes = 38535168;
+
+}  // namespace pinscope

@@ -1,0 +1,35 @@
+#pragma once
+// What `pinscope-cli calibrate` asks of a real GPU beyond copy bandwidth: the figures of a
+// hardware profile that only the device can measure. The CUDA implementation lives in
+// device/cuda (CudaCalibrationProbe.h); tests use a fake.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "bandwidth/CopyTimer.h"
+#include "device/Device.h"
+
+namespace pinscope {
+
+class CalibrationProbe {  // what only a real GPU can measure
+public:
+    virtual ~CalibrationProbe() = default;
+    virtual DeviceInfo info() const = 0;
+    virtual CopyTimer& copy_timer() = 0;
+    virtual double pageable_hold_fraction(std::size_t bytes) = 0;     // host time inside a pageable H2D cudaMemcpyAsync / that copy's GPU duration
+    virtual bool pageable_overlaps_compute(std::size_t bytes) = 0;    // does a pageable H2D copy run while a kernel runs on another stream
+    virtual double copy_call_us() = 0;                                // host cost of issuing a pinned async copy or a kernel launch (median)
+    virtual double device_read_gb_per_s(std::size_t bytes) = 0;       // the compute kernel's pass over a batch in device memory
+    virtual double host_alloc_us(std::size_t bytes) = 0;              // cudaHostAlloc
+    virtual double free_host_us(std::size_t bytes) = 0;               // cudaFreeHost
+    virtual double host_register_us(std::size_t bytes) = 0;           // cudaHostRegister (of fresh malloc'd memory)
+    virtual double host_unregister_us(std::size_t bytes) = 0;         // cudaHostUnregister
+    virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes) = 0;  // one thread, memcpy into cudaHostAlloc'd memory
+};
+
+// "cuda[:N]" only (resolved; "auto" is resolved here). Throws DeviceError saying that calibration
+// needs a real GPU, and why there is none (an emulated device, no CUDA in this build, no GPU),
+// or ConfigError (field "device") for a string that names no device.
+std::unique_ptr<CalibrationProbe> open_calibration_probe(const std::string& device);
+
+}  // namespace pinscope

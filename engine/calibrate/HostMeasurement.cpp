@@ -1,0 +1,95 @@
+#include "calibrate/HostMeasurement.h"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "clock/SteadyClock.h"
+#include "memory/PageLockedMemory.h"
+
+namespace pinscope {
+
+namespace {
+
+constexpr std::size_t kMinMemcpyBytes = std::size_t{256} << 20;
+
+// A loaded hwloc topology of this machine (restricted to what this process may use, hwloc's
+// default), or none.
+class Topology {
+public:
+    Topology() {
+        if (hwloc_topology_init(&topology_) != 0) {
+            topology_ = nullptr;
+            return;
+        }
+        if (hwloc_topology_load(topology_) != 0) {
+            hwloc_topology_destroy(topology_);
+            topology_ = nullptr;
+        }
+    }
+    ~Topology() {
+        if (topology_ != nullptr) hwloc_topology_destroy(topology_);
+    }
+    Topology(const Topology&) = delete;
+    Topology& operator=(const Topology&) = delete;
+
+    hwloc_topology_t get() const { return topology_; }
+
+private:
+    hwloc_topology_t topology_ = nullptr;
+};
+
+}  // namespace
+
+HostCores count_host_cores() {
+    const Topology topology;
+    if (topology.get() != nullptr) {
+        const int cores = hwloc_get_nbobjs_by_type(topology.get(), HWLOC_OBJ_CORE);
+        const int threads = hwloc_get_nbobjs_by_type(topology.get(), HWLOC_OBJ_PU);
+        if (cores > 0) return HostCores{cores, std::max(cores, threads), "hwloc"};
+    }
+    const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return HostCores{threads, threads, "std::thread::hardware_concurrency (hwloc could not read the topology)"};
+}
+
+std::size_t largest_cache_bytes() {
+    const Topology topology;
+    if (topology.get() == nullptr) return 0;
+    std::size_t largest = 0;
+    for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topology.get(), HWLOC_OBJ_L3CACHE, nullptr); obj != nullptr;
+         obj = hwloc_get_next_obj_by_type(topology.get(), HWLOC_OBJ_L3CACHE, obj))
+        largest = std::max<std::size_t>(largest, obj->attr->cache.size);
+    for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topology.get(), HWLOC_OBJ_L2CACHE, nullptr); obj != nullptr;
+         obj = hwloc_get_next_obj_by_type(topology.get(), HWLOC_OBJ_L2CACHE, obj))
+        largest = std::max<std::size_t>(largest, obj->attr->cache.size);
+    return largest;
+}
+
+std::size_t memcpy_buffer_bytes() { return std::max(kMinMemcpyBytes, 4 * largest_cache_bytes()); }
+
+double measure_memcpy_gb_per_s(std::size_t bytes, int samples) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    const PageableBuffer source = allocate_pageable(bytes);
+    const PageableBuffer target = allocate_pageable(bytes);
+    std::memset(source.get(), 1, bytes);
+    std::memset(target.get(), 0, bytes);
+    std::memcpy(target.get(), source.get(), bytes);  // untimed: page tables and TLBs warm
+    std::vector<double> rates;
+    for (int i = 0; i < std::max(1, samples); ++i) {
+        const TimeNs start = now_ns();
+        std::memcpy(target.get(), source.get(), bytes);
+        const TimeNs end = now_ns();
+        rates.push_back(static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start)));
+    }
+    // Read what was copied, so that no copy can be optimised away as a dead store.
+    if (std::to_integer<int>(target[bytes - 1]) != 1) throw std::logic_error("memcpy measurement: copy went wrong");
+    std::sort(rates.begin(), rates.end());
+    const std::size_t middle = rates.size() / 2;
+    return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
+}
+
+}  // namespace pinscope

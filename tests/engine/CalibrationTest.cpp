@@ -1,0 +1,250 @@
+// calibrate_profile with a fake probe: every field filled from what was measured, a profile that
+// load_profile accepts and that drives the emulated device; the default name; open_calibration_probe
+// without a GPU.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "BuildConfig.h"
+#include "RecordedRun.h"
+#include "bandwidth/TimerSweep.h"
+#include "calibrate/Calibration.h"
+#include "calibrate/HostMeasurement.h"
+#include "export/ExportFormat.h"
+
+namespace pinscope {
+namespace {
+
+constexpr double kMiB = 1 << 20;
+
+// Copy rates that rise with size to a plateau, as PCIe copies do: peak * bytes / (bytes + half).
+class FakeCopyTimer final : public CopyTimer {
+public:
+    DeviceInfo info() const override { return {"cuda", "NVIDIA H100 80GB HBM3", "", "0000:19:00.0, PCIe Gen5 x16"}; }
+    std::string link_name() const override { return link_known ? "PCIe Gen5 x16" : ""; }
+    double link_gb_per_s() const override { return link_known ? 63.0 : 0; }
+    double time_copies(CopyDirection direction, HostMemoryKind memory, std::size_t bytes, int repeats,
+                       bool) override {
+        ++calls;
+        const double size = static_cast<double>(bytes);
+        return size * repeats / (rate(direction, memory, size) * 1e9);
+    }
+
+    static double rate(CopyDirection direction, HostMemoryKind memory, double bytes) {
+        const double peak = memory == HostMemoryKind::Pageable ? 20.0
+                            : memory == HostMemoryKind::WriteCombined && direction == CopyDirection::D2H ? 3.0
+                                                                                                          : 55.0;
+        return peak * bytes / (bytes + 256 * 1024.0);
+    }
+
+    bool link_known = true;
+    int calls = 0;
+};
+
+class FakeProbe final : public CalibrationProbe {
+public:
+    DeviceInfo info() const override { return timer.info(); }
+    CopyTimer& copy_timer() override { return timer; }
+    double pageable_hold_fraction(std::size_t bytes) override {
+        hold_bytes = bytes;
+        return hold;
+    }
+    bool pageable_overlaps_compute(std::size_t) override { return false; }
+    double copy_call_us() override { return 4.5; }
+    double device_read_gb_per_s(std::size_t) override { return 2900; }
+    double host_alloc_us(std::size_t bytes) override { return 20 + static_cast<double>(bytes) / kMiB * 260; }
+    double free_host_us(std::size_t bytes) override { return 10 + static_cast<double>(bytes) / kMiB * 70; }
+    double host_register_us(std::size_t bytes) override { return 15 + static_cast<double>(bytes) / kMiB * 115; }
+    double host_unregister_us(std::size_t bytes) override { return 8 + static_cast<double>(bytes) / kMiB * 60; }
+    double memcpy_to_pinned_gb_per_s(std::size_t) override { return 14.2; }
+
+    FakeCopyTimer timer;
+    double hold = 0.97;
+    std::size_t hold_bytes = 0;
+};
+
+CalibrationOptions test_options() {
+    CalibrationOptions options;
+    options.command = "pinscope-cli calibrate --device cuda:0 --quick";
+    options.quick = true;
+    options.memcpy_bytes = 4 << 20;  // small: the test needs a rate, not a good one
+    options.when = std::chrono::system_clock::time_point(std::chrono::seconds(1795000000));  // 2026-11-18 11:06:40 UTC
+    return options;
+}
+
+TEST(Calibration, FillsEveryFieldFromTheProbe) {
+    FakeProbe probe;
+    std::vector<double> fractions;
+    const HardwareProfile profile =
+        calibrate_profile(probe, test_options(), [&](const std::string&, double f) { fractions.push_back(f); });
+
+    EXPECT_EQ(profile.name, "h100-pcie5");
+    EXPECT_EQ(profile.link_name, "PCIe Gen5 x16");
+    EXPECT_DOUBLE_EQ(profile.link_gb_per_s, 63.0);
+    EXPECT_EQ(profile.description.rfind("NVIDIA H100 80GB HBM3, PCIe Gen5 x16, ", 0), 0u) << profile.description;
+
+    // Quick: 64 KiB to 1 GiB every 4x.
+    const std::vector<double> sizes{65536, 262144, 1048576, 4194304, 16777216, 67108864, 268435456, 1073741824};
+    EXPECT_EQ(profile.h2d_pinned_gb_per_s.sizes_bytes, sizes);
+    for (const double size : sizes) {
+        EXPECT_NEAR(profile.h2d_pinned_gb_per_s.at(size), FakeCopyTimer::rate(CopyDirection::H2D, HostMemoryKind::Pinned, size), 1e-9);
+        EXPECT_NEAR(profile.h2d_pageable_gb_per_s.at(size), FakeCopyTimer::rate(CopyDirection::H2D, HostMemoryKind::Pageable, size), 1e-9);
+        EXPECT_NEAR(profile.d2h_pageable_gb_per_s.at(size), FakeCopyTimer::rate(CopyDirection::D2H, HostMemoryKind::Pageable, size), 1e-9);
+        EXPECT_NEAR(profile.d2h_write_combined_gb_per_s.at(size), FakeCopyTimer::rate(CopyDirection::D2H, HostMemoryKind::WriteCombined, size), 1e-9);
+    }
+    EXPECT_DOUBLE_EQ(profile.pageable_hold_fraction, 0.97);
+    EXPECT_EQ(probe.hold_bytes, 16u << 20);
+    EXPECT_FALSE(profile.pageable_overlaps_compute);
+    EXPECT_DOUBLE_EQ(profile.copy_call_us, 4.5);
+    EXPECT_DOUBLE_EQ(profile.device_read_gb_per_s, 2900);
+    EXPECT_DOUBLE_EQ(profile.memcpy_to_pinned_gb_per_s, 14.2);
+    EXPECT_EQ(profile.host_cores, count_host_cores().cores);
+    EXPECT_GT(profile.memcpy_gb_per_s, 0);
+    ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 4u);
+    EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + kCalibrationBatchBytes / kMiB * 260);
+    EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
+    EXPECT_DOUBLE_EQ(profile.host_register_us.at(128 * kMiB), 15 + 128 * 115);
+    EXPECT_DOUBLE_EQ(profile.host_unregister_us.at(16 * kMiB), 8 + 16 * 60);
+
+    for (const char* part : {"pinscope-cli calibrate --device cuda:0 --quick", "NVIDIA H100 80GB HBM3",
+                             "0000:19:00.0", "2026-11-18 11:06 UTC", "Measured:", "8 sizes", "median of 3",
+                             "hwloc", "theoretical rate"})
+        EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;
+
+    ASSERT_FALSE(fractions.empty());
+    EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+    EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+    EXPECT_EQ(probe.timer.calls, 2 * 3 * 8 * (3 + 1) + 8 * (3 + 1));  // + the plain loop of H2D pinned
+}
+
+TEST(Calibration, FullRunMeasuresEveryDoubling) {
+    FakeProbe probe;
+    CalibrationOptions options = test_options();
+    options.quick = false;
+    options.name = "my-gpu";
+    const HardwareProfile profile = calibrate_profile(probe, options, nullptr);
+    EXPECT_EQ(profile.name, "my-gpu");
+    EXPECT_EQ(profile.d2h_pinned_gb_per_s.sizes_bytes.size(), 15u);  // 64 KiB .. 1 GiB
+    EXPECT_NE(profile.source.find("median of 5"), std::string::npos);
+}
+
+class CalibratedProfileFile : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::string pattern = (std::filesystem::temp_directory_path() / "pinscope-calibrate-XXXXXX").string();
+        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+        dir_ = pattern;
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+    std::filesystem::path dir_;
+};
+
+TEST_F(CalibratedProfileFile, LoadsBackAndDrivesTheEmulatedDevice) {
+    FakeProbe probe;
+    const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
+    const std::string path = dir_ / "h100-pcie5.json";
+    std::ofstream(path) << json_text(to_json(profile), 2);
+
+    const HardwareProfile loaded = load_profile(path);
+    EXPECT_EQ(to_json(loaded), to_json(profile));
+    EXPECT_EQ(loaded.d2h_write_combined_gb_per_s.values, profile.d2h_write_combined_gb_per_s.values);
+
+    LoaderConfig config = test::small_config(2, true, 40);
+    config.device = "emulated:" + path;
+    const RunRecord record = test::run_to_end(config);
+    EXPECT_EQ(record.summary.error, "");
+    EXPECT_EQ(record.summary.device.kind, "emulated");
+    EXPECT_EQ(record.summary.device.profile, "h100-pcie5");
+    EXPECT_EQ(record.summary.metrics.batches, 40u);
+    // The copies ran at the calibrated rate for their size: 48 KiB batches, pinned.
+    const double expected_gb_per_s = loaded.h2d_pinned_gb_per_s.at(4 * 3 * 32 * 32 * 4);
+    int copies = 0;
+    for (const Span& span : record.spans) {
+        if (span.stage != Stage::H2D) continue;
+        ++copies;
+        EXPECT_NEAR(*span_gb_per_s(span), expected_gb_per_s, 0.02 * expected_gb_per_s);
+    }
+    EXPECT_EQ(copies, 40);
+}
+
+TEST(Calibration, UnknownLinkTakesTheFastestCopyAndSaysSo) {
+    FakeProbe probe;
+    probe.timer.link_known = false;
+    const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
+    EXPECT_EQ(profile.link_name, "unknown link");
+    EXPECT_EQ(profile.name, "h100");
+    EXPECT_NEAR(profile.link_gb_per_s, FakeCopyTimer::rate(CopyDirection::H2D, HostMemoryKind::Pinned, 1 << 30), 1e-9);
+    EXPECT_NE(profile.source.find("Assumed: the link's limit is the fastest copy measured"), std::string::npos);
+}
+
+TEST(Calibration, HoldBeyondTheCopyIsCappedAndSaid) {
+    FakeProbe probe;
+    probe.hold = 1.08;
+    const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
+    EXPECT_DOUBLE_EQ(profile.pageable_hold_fraction, 1.0);
+    EXPECT_NE(profile.source.find("(1.08 of the copy, recorded as 1)"), std::string::npos) << profile.source;
+}
+
+TEST(Calibration, AnInvalidMeasurementNamesTheField) {
+    FakeProbe probe;
+    probe.hold = -0.5;
+    try {
+        calibrate_profile(probe, test_options(), nullptr);
+        ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("profile.copy.pageable_hold_fraction"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(Calibration, DefaultNames) {
+    EXPECT_EQ(default_profile_name("NVIDIA H100 80GB HBM3", "PCIe Gen5 x16"), "h100-pcie5");
+    EXPECT_EQ(default_profile_name("NVIDIA H200", "PCIe Gen5 x16"), "h200-pcie5");
+    EXPECT_EQ(default_profile_name("NVIDIA A100-SXM4-80GB", "PCIe Gen4 x16"), "a100-pcie4");
+    EXPECT_EQ(default_profile_name("NVIDIA GeForce RTX 4090", ""), "rtx-4090");
+    EXPECT_EQ(default_profile_name("NVIDIA RTX A6000", "PCIe Gen4 x8"), "rtx-a6000-pcie4");
+    EXPECT_EQ(default_profile_name("Tesla V100-PCIE-16GB", "PCIe Gen3 x16"), "v100-pcie3");
+    EXPECT_EQ(default_profile_name("", "unknown link"), "gpu");
+}
+
+TEST(Calibration, NeedsARealGpu) {
+    for (const char* device : {"emulated", "emulated:h200-pcie5"}) {
+        try {
+            open_calibration_probe(device);
+            ADD_FAILURE() << device << ": no error";
+        } catch (const DeviceError& error) {
+            EXPECT_NE(std::string(error.what()).find("calibrate needs a real NVIDIA GPU"), std::string::npos)
+                << error.what();
+            EXPECT_NE(std::string(error.what()).find("emulated device"), std::string::npos) << error.what();
+        }
+    }
+    EXPECT_THROW(open_calibration_probe("gpu"), ConfigError);
+    if (PINSCOPE_HAVE_CUDA) GTEST_SKIP() << "this build has CUDA";
+    for (const char* device : {"cuda", "cuda:1", "auto"}) {
+        try {
+            open_calibration_probe(device);
+            ADD_FAILURE() << device << ": no error";
+        } catch (const DeviceError& error) {
+            EXPECT_NE(std::string(error.what()).find("no CUDA support"), std::string::npos) << error.what();
+        }
+    }
+}
+
+TEST(HostMeasurement, CoresAndMemcpy) {
+    const HostCores cores = count_host_cores();
+    EXPECT_GE(cores.cores, 1);
+    EXPECT_GE(cores.threads, cores.cores);
+    EXPECT_FALSE(cores.counted_by.empty());
+    EXPECT_GE(memcpy_buffer_bytes(), 256u << 20);
+    EXPECT_GE(memcpy_buffer_bytes(), 4 * largest_cache_bytes());
+    const double rate = measure_memcpy_gb_per_s(1 << 20, 3);
+    EXPECT_GT(rate, 0.05);  // even under a sanitizer
+    EXPECT_LT(rate, 10000);
+}
+
+}  // namespace
+}  // namespace pinscope
