@@ -227,6 +227,7 @@ private:
 }  // namespace
 
 std::unique_ptr<CalibrationProbe> open_cuda_calibration_probe(int ordinal) {
+    require_cuda_device(ordinal);
     return std::make_unique<CudaCalibrationProbe>(ordinal);
 }
 

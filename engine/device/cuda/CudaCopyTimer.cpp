@@ -23,7 +23,9 @@ public:
         check("cudaEventCreate", [&] { return cudaEventCreate(&start_); });
         check("cudaEventCreate", [&] { return cudaEventCreate(&end_); });
         check("cudaEventCreateWithFlags", [&] { return cudaEventCreateWithFlags(&copied_, cudaEventDisableTiming); });
-        check("cudaHostAlloc", [&] { return cudaHostAlloc(reinterpret_cast<void**>(&flag_), sizeof(int), cudaHostAllocMapped); });
+        void* flag = nullptr;
+        check("cudaHostAlloc", [&] { return cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped); });
+        flag_ = static_cast<volatile int*>(flag);
         char bus_id[32] = {};
         check("cudaDeviceGetPCIBusId", [&] { return cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal_); });
         bus_id_ = bus_id;
@@ -126,6 +128,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<CopyTimer> open_cuda_copy_timer(int ordinal) { return std::make_unique<CudaCopyTimer>(ordinal); }
+std::unique_ptr<CopyTimer> open_cuda_copy_timer(int ordinal) {
+    require_cuda_device(ordinal);
+    return std::make_unique<CudaCopyTimer>(ordinal);
+}
 
 }  // namespace pinscope

@@ -75,6 +75,11 @@ CudaDeviceList list_cuda_devices_present() {
 }
 
 std::unique_ptr<Device> open_cuda_device(int ordinal) {
+    require_cuda_device(ordinal);
+    return std::make_unique<CudaDevice>(ordinal);
+}
+
+void require_cuda_device(int ordinal) {
     int count = 0;
     const cudaError_t error = cudaGetDeviceCount(&count);
     if (error != cudaSuccess) {
@@ -85,7 +90,6 @@ std::unique_ptr<Device> open_cuda_device(int ordinal) {
         throw DeviceError("device cuda:" + std::to_string(ordinal) + ": this machine has " + std::to_string(count) +
                           " CUDA GPU" + (count == 1 ? "" : "s") +
                           (count > 0 ? " (cuda:0 to cuda:" + std::to_string(count - 1) + ")" : std::string()));
-    return std::make_unique<CudaDevice>(ordinal);
 }
 
 CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal), record_owners_(kRecordSlots, 0) {

@@ -26,6 +26,9 @@ std::unique_ptr<Device> open_cuda_device(int ordinal);
 // The GPUs the driver sees, or why there are none (no driver, no GPU, driver too old).
 CudaDeviceList list_cuda_devices_present();
 
+// Throws DeviceError saying why `ordinal` cannot be used: no driver, no GPU, or too few GPUs.
+void require_cuda_device(int ordinal);
+
 // Name and one line of detail (PCI bus id, SMs, memory, driver); throws DeviceError.
 DeviceInfo cuda_device_info(int ordinal);
 
