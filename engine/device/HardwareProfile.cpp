@@ -36,6 +36,8 @@ struct Rule {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr Rule kRate{0, true, kInf, false, "a number above 0"};
+// Rates in GB/s: below 0.01 a batch would take minutes per step, which is a broken measurement.
+constexpr Rule kBandwidth{0.01, false, 1e6, false, "a rate from 0.01 to 1000000 GB/s"};
 constexpr Rule kCost{0, false, kInf, false, "a number of at least 0"};
 constexpr Rule kFraction{0, false, 1, false, "a number from 0 to 1"};
 constexpr Rule kCores{1, false, 4096, true, "an integer from 1 to 4096"};
@@ -201,17 +203,17 @@ HardwareProfile profile_from_json(const json& json_profile) {
 
     const Reader link = top.object("link");
     profile.link_name = link.text("name");
-    profile.link_gb_per_s = link.number("theoretical_gb_per_s", kRate);
+    profile.link_gb_per_s = link.number("theoretical_gb_per_s", kBandwidth);
 
     const Reader copy = top.object("copy");
     const std::vector<double> sizes = copy.sizes("sizes_bytes");
     const std::string sizes_field = copy.path_of("sizes_bytes");
-    profile.h2d_pinned_gb_per_s = copy.curve("h2d_pinned_gb_per_s", kRate, sizes, sizes_field);
-    profile.h2d_pageable_gb_per_s = copy.curve("h2d_pageable_gb_per_s", kRate, sizes, sizes_field);
-    profile.d2h_pinned_gb_per_s = copy.curve("d2h_pinned_gb_per_s", kRate, sizes, sizes_field);
-    profile.d2h_pageable_gb_per_s = copy.curve("d2h_pageable_gb_per_s", kRate, sizes, sizes_field);
+    profile.h2d_pinned_gb_per_s = copy.curve("h2d_pinned_gb_per_s", kBandwidth, sizes, sizes_field);
+    profile.h2d_pageable_gb_per_s = copy.curve("h2d_pageable_gb_per_s", kBandwidth, sizes, sizes_field);
+    profile.d2h_pinned_gb_per_s = copy.curve("d2h_pinned_gb_per_s", kBandwidth, sizes, sizes_field);
+    profile.d2h_pageable_gb_per_s = copy.curve("d2h_pageable_gb_per_s", kBandwidth, sizes, sizes_field);
     const auto optional_curve = [&](const char* key, const SizeCurve& otherwise) {
-        return copy.has(key) ? copy.curve(key, kRate, sizes, sizes_field) : otherwise;
+        return copy.has(key) ? copy.curve(key, kBandwidth, sizes, sizes_field) : otherwise;
     };
     profile.h2d_write_combined_gb_per_s = optional_curve("h2d_write_combined_gb_per_s", profile.h2d_pinned_gb_per_s);
     profile.d2h_write_combined_gb_per_s = optional_curve("d2h_write_combined_gb_per_s", profile.d2h_pinned_gb_per_s);
@@ -219,12 +221,12 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.pageable_overlaps_compute = copy.boolean("pageable_overlaps_compute");
     profile.copy_call_us = copy.number("copy_call_us", kCost);
 
-    profile.device_read_gb_per_s = top.object("compute").number("device_read_gb_per_s", kRate);
+    profile.device_read_gb_per_s = top.object("compute").number("device_read_gb_per_s", kBandwidth);
 
     const Reader host = top.object("host");
     profile.host_cores = static_cast<int>(host.number("cores", kCores));
-    profile.memcpy_gb_per_s = host.number("memcpy_gb_per_s", kRate);
-    profile.memcpy_to_pinned_gb_per_s = host.number("memcpy_to_pinned_gb_per_s", kRate);
+    profile.memcpy_gb_per_s = host.number("memcpy_gb_per_s", kBandwidth);
+    profile.memcpy_to_pinned_gb_per_s = host.number("memcpy_to_pinned_gb_per_s", kBandwidth);
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);

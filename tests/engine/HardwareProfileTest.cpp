@@ -124,7 +124,7 @@ TEST(HardwareProfile, InvalidWriteCombinedCurvesNameTheField) {
     };
     EXPECT_EQ(field_of_error({1, 2, 3}),
               "profile.copy.d2h_write_combined_gb_per_s | one value per size in profile.copy.sizes_bytes (6)");
-    EXPECT_EQ(field_of_error({1, 2, 3, 0, 5, 6}), "profile.copy.d2h_write_combined_gb_per_s[3] | a number above 0");
+    EXPECT_EQ(field_of_error({1, 2, 3, 0, 5, 6}), "profile.copy.d2h_write_combined_gb_per_s[3] | a rate from 0.01 to 1000000 GB/s");
     EXPECT_EQ(field_of_error("fast"),
               "profile.copy.d2h_write_combined_gb_per_s | an array of numbers, one per size");
 }
@@ -159,6 +159,8 @@ TEST(HardwareProfile, InvalidProfilesNameTheField) {
         {"fractional cores", "/host/cores", json(2.5), "profile.host.cores"},
         {"zero memcpy rate", "/host/memcpy_gb_per_s", json(0), "profile.host.memcpy_gb_per_s"},
         {"zero device read rate", "/compute/device_read_gb_per_s", json(0), "profile.compute.device_read_gb_per_s"},
+        {"read rate of a broken measurement", "/compute/device_read_gb_per_s", json(2.1e-11),
+         "profile.compute.device_read_gb_per_s"},
         {"zero link rate", "/link/theoretical_gb_per_s", json(0), "profile.link.theoretical_gb_per_s"},
         {"cost curve count", "/host/host_alloc_us/values", json{10300, 5}, "profile.host.host_alloc_us.values"},
         {"negative cost", "/host/free_host_us/values/0", json(-2), "profile.host.free_host_us.values[0]"},

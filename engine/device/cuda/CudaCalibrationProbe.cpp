@@ -77,7 +77,7 @@ public:
         kernel.spin_ns = static_cast<std::uint64_t>(kOverlapKernelUs * 1e3);
         kernel.record = records_;
         kernel.next_record = records_ + 1;
-        check("cudaMemset", [&] { return cudaMemset(records_, 0, sizeof(ConsumeRecord)); });
+        check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord), compute_); });
         check("cudaEventRecord", [&] { return cudaEventRecord(a_, compute_); });
         check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
         check("cudaEventRecord", [&] { return cudaEventRecord(b_, compute_); });
@@ -111,7 +111,7 @@ public:
 
     double device_read_gb_per_s(std::size_t bytes) override {
         void* device = device_buffer(bytes);
-        check("cudaMemset", [&] { return cudaMemset(device, 0x3C, bytes); });
+        check("cudaMemsetAsync", [&] { return cudaMemsetAsync(device, 0x3C, bytes, compute_); });
         ConsumeLaunch kernel;
         kernel.data = device;
         kernel.bytes = bytes;
@@ -119,8 +119,10 @@ public:
         kernel.next_record = records_ + 1;
         std::vector<double> rates;
         for (int i = 0; i <= kSamples; ++i) {
-            check("cudaMemset", [&] { return cudaMemset(records_, 0, sizeof(ConsumeRecord)); });
+            // Everything on the compute stream, which does not synchronise with the legacy default stream.
+            check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord), compute_); });
             check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
+            check("cudaStreamSynchronize", [&] { return cudaStreamSynchronize(compute_); });
             ConsumeRecord record;
             check("cudaMemcpy", [&] { return cudaMemcpy(&record, records_, sizeof record, cudaMemcpyDeviceToHost); });
             const double read_ns = static_cast<double>(record.spin_start_ns - record.entry_ns);

@@ -104,7 +104,7 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal), record_owners_(kRecordS
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking); });
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking); });
         check("cudaMalloc", [&] { return cudaMalloc(reinterpret_cast<void**>(&records_), sizeof(ConsumeRecord) * kRecordSlots); });
-        check("cudaMemset", [&] { return cudaMemset(records_, 0, sizeof(ConsumeRecord) * kRecordSlots); });
+        check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord) * kRecordSlots, compute_stream_); });
         clock_ = std::make_unique<CudaClock>(ordinal_);
     } catch (...) {
         if (records_) (void)cudaFree(records_);
