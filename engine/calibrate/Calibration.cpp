@@ -120,7 +120,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             size_text(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
             "; memcpy on one thread, pageable to pageable (" + size_text(memcpy_bytes) + " buffers, median of " +
-            std::to_string(kMemcpySamples) + ") and into cudaHostAlloc'd memory (" +
+            std::to_string(kMemcpySamples) + "), into cudaHostAlloc'd memory (" + size_text(kCalibrationBatchBytes) +
+            ") and into freshly allocated pageable memory, page faults included (" +
             size_text(kCalibrationBatchBytes) + "). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
@@ -216,6 +217,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     steps.next("host memcpy");
     const std::size_t memcpy_bytes = options.memcpy_bytes > 0 ? options.memcpy_bytes : memcpy_buffer_bytes();
     profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
+    profile.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

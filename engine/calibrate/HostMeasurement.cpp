@@ -92,4 +92,21 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples) {
     return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
 }
 
+double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    const PageableBuffer source = allocate_pageable(bytes);
+    std::memset(source.get(), 1, bytes);
+    std::vector<double> rates;
+    for (int i = 0; i < std::max(1, samples); ++i) {
+        const PageableBuffer target = allocate_pageable(bytes);
+        const TimeNs start = now_ns();
+        std::memcpy(target.get(), source.get(), bytes);
+        const TimeNs end = now_ns();
+        if (std::to_integer<int>(target[bytes - 1]) != 1) throw std::logic_error("first-touch measurement: copy went wrong");
+        rates.push_back(static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start)));
+    }
+    std::sort(rates.begin(), rates.end());
+    return rates[rates.size() / 2];
+}
+
 }  // namespace pinscope

@@ -26,4 +26,8 @@ std::size_t memcpy_buffer_bytes();
 // of `samples` timed copies after one untimed one, in GB/s (1e9 bytes).
 double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 
+// One thread, memcpy into a freshly allocated pageable buffer of `bytes` (so every page faults in
+// as it is written, as a batch's new buffer does): the median of `samples`, in GB/s.
+double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
+
 }  // namespace pinscope

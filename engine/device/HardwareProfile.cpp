@@ -227,6 +227,8 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.host_cores = static_cast<int>(host.number("cores", kCores));
     profile.memcpy_gb_per_s = host.number("memcpy_gb_per_s", kBandwidth);
     profile.memcpy_to_pinned_gb_per_s = host.number("memcpy_to_pinned_gb_per_s", kBandwidth);
+    profile.first_touch_gb_per_s =
+        host.has("first_touch_gb_per_s") ? host.number("first_touch_gb_per_s", kBandwidth) : 0.0;
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);
@@ -264,6 +266,7 @@ json to_json(const HardwareProfile& profile) {
              {"host_unregister_us", own_curve_json(profile.host_unregister_us)},
          }},
     };
+    if (profile.first_touch_gb_per_s > 0) written["host"]["first_touch_gb_per_s"] = profile.first_touch_gb_per_s;
     // The optional curves, where they say something the pinned ones do not.
     const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {
         if (curve.empty()) return;

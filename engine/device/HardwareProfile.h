@@ -44,6 +44,9 @@ struct HardwareProfile {
     int host_cores = 16;
     double memcpy_gb_per_s = 16;            // one thread, pageable to pageable
     double memcpy_to_pinned_gb_per_s = 15;  // one thread, into page-locked memory
+    // One thread, into freshly allocated pageable memory, its page faults included: what collating
+    // into a new batch costs (a fresh 38.5 MB buffer faults in every page). 0: as memcpy_gb_per_s.
+    double first_touch_gb_per_s = 0;
     SizeCurve host_alloc_us;                // cudaHostAlloc
     SizeCurve free_host_us;                 // cudaFreeHost
     SizeCurve host_register_us;             // cudaHostRegister

@@ -52,7 +52,9 @@ public:
     explicit ModeledHostWork(const HardwareProfile& profile)
         : cores_(profile.host_cores),
           memcpy_bytes_per_s_(profile.memcpy_gb_per_s * 1e9),
-          pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9) {}
+          pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9),
+          fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
+                             1e9) {}
 
     // A sample is written once (at memcpy speed) and then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
@@ -61,7 +63,8 @@ public:
         return cores_.run_for(seconds_to_ns(per_sample_s * count), ready);
     }
     WorkTimes copy(void*, const void*, std::size_t bytes, bool into_pinned, TimeNs ready) override {
-        const double rate = into_pinned ? pinned_bytes_per_s_ : memcpy_bytes_per_s_;
+        // A pageable destination is a batch's new buffer: its pages are faulted in as it is written.
+        const double rate = into_pinned ? pinned_bytes_per_s_ : fresh_bytes_per_s_;
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate), ready);
     }
     bool touches_memory() const override { return false; }
@@ -70,6 +73,7 @@ private:
     ModeledCores cores_;
     double memcpy_bytes_per_s_;
     double pinned_bytes_per_s_;
+    double fresh_bytes_per_s_;
 };
 
 }  // namespace
