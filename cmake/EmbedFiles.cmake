@@ -1,8 +1,9 @@
-# cmake -DOUT=file.cpp -DFILES="a.json;b.json" -P EmbedFiles.cmake
+# cmake -DOUT=file.cpp -DFILES="a.json|b.json" -P EmbedFiles.cmake  (| separates: a ; would split the argument)
 # Writes a C++ source defining pinscope::embedded_profiles(): each file's stem and contents.
 set(arrays "")
 set(table "")
 set(i 0)
+string(REPLACE "|" ";" FILES "${FILES}")
 foreach(f IN LISTS FILES)
   get_filename_component(stem ${f} NAME_WE)
   file(READ ${f} hex HEX)
