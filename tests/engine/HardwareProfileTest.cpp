@@ -223,7 +223,7 @@ TEST_F(ProfileFileTest, MissingFile) {
     const ConfigIssue issue = load_error(path);
     EXPECT_EQ(issue.field, "device");
     EXPECT_EQ(issue.value, path);
-    EXPECT_NE(issue.allowed.find("a built-in profile (h200-pcie5) or a profile JSON file"), std::string::npos);
+    EXPECT_NE(issue.allowed.find("a built-in profile (h100-pcie5, h200-pcie5, h200-pcie5-calibrated) or a profile JSON file"), std::string::npos);
     EXPECT_NE(issue.allowed.find("No such file or directory"), std::string::npos) << issue.allowed;
 }
 
