@@ -50,7 +50,12 @@ int run_headless(const CommandLine& line) {
         try {
             window.feed().poll();  // the very latest spans in the picture
             ui::save_widget_image(window, line.screenshot, line.scale);
-            say(QStringLiteral("wrote %1").arg(QDir::toNativeSeparators(QFileInfo(line.screenshot).absoluteFilePath())));
+            say(QStringLiteral("wrote %1 (%2x%3 at scale %4, platform %5)")
+                    .arg(QDir::toNativeSeparators(QFileInfo(line.screenshot).absoluteFilePath()))
+                    .arg(window.width())
+                    .arg(window.height())
+                    .arg(line.scale)
+                    .arg(QGuiApplication::platformName()));
             window.stop();
             if (!line.csv_dir.isEmpty()) {
                 exports.save_csv(line.csv_dir);

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
         setenv("QT_QPA_PLATFORM", "offscreen", 1);  // a screenshot needs no screen
     }
 
+    pinscope::ui::quiet_platform_noise();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("pinscope"));
     QApplication::setApplicationName(QStringLiteral("pinscope"));

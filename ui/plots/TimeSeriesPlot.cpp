@@ -91,7 +91,8 @@ void TimeSeriesPlot::add_markers(const std::vector<Marker>& markers) {
 }
 
 void TimeSeriesPlot::refresh(double now_s) {
-    if (!frozen_) xAxis->setRange(std::max(0.0, now_s - live_window_s_), std::max(live_window_s_, now_s));
+    // Live: the last live_window_s_ seconds; a young run fills the width instead of a corner of it.
+    if (!frozen_) xAxis->setRange(std::max(0.0, now_s - live_window_s_), std::max(2.0, now_s));
     fit_value_axes();
     replot(rpQueuedReplot);
 }

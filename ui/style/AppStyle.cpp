@@ -31,6 +31,20 @@ QFont app_font(int point_size, bool bold) {
     return font;
 }
 
+namespace {
+QtMessageHandler g_previous_handler = nullptr;
+
+void filter_message(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QStringLiteral("propagateSizeHints"))) return;
+    if (g_previous_handler) g_previous_handler(type, context, message);
+}
+}  // namespace
+
+void quiet_platform_noise() {
+    QtMessageHandler previous = qInstallMessageHandler(filter_message);
+    if (previous != filter_message) g_previous_handler = previous;
+}
+
 void install_app_style(QApplication& app) {
     app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QPalette palette;

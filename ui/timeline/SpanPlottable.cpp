@@ -119,9 +119,9 @@ void SpanPlottable::draw_lane(QCPPainter* painter, const LaneSpans& lane, const 
     const auto time_of = [&](double x) {
         return origin_ + static_cast<TimeNs>(std::floor(((x - left_) / scale_ + lower_) * 1e9));
     };
-    const TimeNs t_hi = time_of(clip.right() + 1);
     std::size_t i = SpanStore::first_ending_after(lane, time_of(clip.left() - 1));
-    while (i < spans.size() && spans[i].start <= t_hi) {
+    const std::size_t end = SpanStore::first_starting_at(lane, time_of(clip.right() + 1), i);  // past the right edge
+    while (i < end) {
         const Span& s = spans[i];
         const double x0 = px(s.start), x1 = px(s.end);
         if (x1 - x0 >= kMinBoxPx) {
@@ -136,8 +136,8 @@ void SpanPlottable::draw_lane(QCPPainter* painter, const LaneSpans& lane, const 
         counts[static_cast<std::size_t>(s.stage)] = 1;
         double block_end = x1;
         std::size_t j = i + 1;
-        while (j < spans.size()) {
-            std::size_t k = SpanStore::first_starting_at(lane, time_of(block_end + kFoldGapPx), j);
+        while (j < end) {
+            std::size_t k = std::min(end, SpanStore::first_starting_at(lane, time_of(block_end + kFoldGapPx), j));
             if (k > j && px(spans[k - 1].end) - px(spans[k - 1].start) >= kMinBoxPx) --k;  // a wide one draws itself
             if (k <= j) break;
             // Sample the stages at both ends of the step: enough to colour the block.

@@ -250,6 +250,11 @@ void TimelinePlot::mouseReleaseEvent(QMouseEvent* event) {
     else select_batch(std::nullopt);
 }
 
+void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event) {
+    press_pos_ = event->pos();  // a quick second click arrives as a double click: it still selects
+    QCustomPlot::mouseDoubleClickEvent(event);
+}
+
 void TimelinePlot::wheelEvent(QWheelEvent* event) {
     if (frozen_) {
         QCustomPlot::wheelEvent(event);

@@ -106,6 +106,7 @@ void MainWindow::build_layout() {
     splitter_->addWidget(plots);
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 2);
+    splitter_->setSizes({600, 400});  // the timeline is what people come for
     splitter_->setChildrenCollapsible(false);
 
     auto* live = new QWidget;
