@@ -49,6 +49,7 @@ int run_headless(const CommandLine& line) {
         ui::ExportActions& exports = window.exports();
         try {
             window.feed().poll();  // the very latest spans in the picture
+            QDir().mkpath(QFileInfo(line.screenshot).absolutePath());
             ui::save_widget_image(window, line.screenshot, line.scale);
             say(QStringLiteral("wrote %1 (%2x%3 at scale %4, platform %5)")
                     .arg(QDir::toNativeSeparators(QFileInfo(line.screenshot).absoluteFilePath()))

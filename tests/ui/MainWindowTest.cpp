@@ -62,7 +62,7 @@ private slots:
         QVERIFY(window_->banner().text().contains(QStringLiteral("Emulated device")));
         QVERIFY(!window_->feed().running());
         QVERIFY(spans().empty());
-        QCOMPARE(window_->plots().size(), 5u);
+        QVERIFY(window_->plots().size() >= 5u);  // timeline, 4 plots (and the bandwidth plot where built)
     }
 
     void runFillsTheTimelineWithinASecond() {

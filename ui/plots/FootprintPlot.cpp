@@ -4,14 +4,9 @@
 #include <limits>
 
 #include "plots/ByteFormat.h"
+#include "plots/MemoryLogTicker.h"
 
 namespace pinscope::ui {
-
-// Powers of 4 (or 16) bytes, labelled in binary units.
-class MemoryLogTicker : public QCPAxisTickerLog {
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return memory_text(tick); }
-};
 
 namespace {
 

@@ -17,6 +17,10 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
+#include "bandwidth/BandwidthPlot.h"
+#include "bandwidth/BandwidthView.h"
+#endif
 #include "config/ConfigJson.h"
 #include "config/ConfigValidation.h"
 #include "controls/ControlPanel.h"
@@ -119,6 +123,16 @@ void MainWindow::build_layout() {
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(live, QStringLiteral("Live"));
+#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
+    bandwidth_ = new BandwidthView;
+    tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
+#else
+    auto* missing = new QLabel(QStringLiteral("The bandwidth sweep is not in this build: it needs the engine's "
+                                              "bandwidth sweep (engine/bandwidth), which this checkout does not have."));
+    missing->setAlignment(Qt::AlignCenter);
+    missing->setWordWrap(true);
+    tabs_->addTab(missing, QStringLiteral("Bandwidth"));
+#endif
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -137,7 +151,11 @@ std::vector<std::pair<QString, QWidget*>> MainWindow::plots() const {
             {QStringLiteral("pinned-memory"), footprint_},
             {QStringLiteral("throughput"), throughput_},
             {QStringLiteral("utilisation"), utilisation_},
-            {QStringLiteral("in-flight"), in_flight_}};
+            {QStringLiteral("in-flight"), in_flight_},
+#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
+            {QStringLiteral("bandwidth"), &bandwidth_->plot()},
+#endif
+    };
 }
 
 TimeSeriesPlot& MainWindow::footprint_plot() const { return *footprint_; }
@@ -407,11 +425,12 @@ void MainWindow::show_shortcuts() {
                        "<tr><td><b>Drag</b></td><td>Frozen: pan</td></tr>"
                        "<tr><td><b>Click a span</b></td><td>Highlight its batch across the lanes; Esc clears</td></tr>"
                        "<tr><td><b>Ctrl+P</b></td><td>Screenshot of the window (PNG, SVG, PDF)</td></tr>"
-                       "<tr><td><b>Ctrl+Shift+1…5</b></td><td>Screenshot of the timeline or of one plot</td></tr>"
+                       "<tr><td><b>Ctrl+Shift+1…%1</b></td><td>Screenshot of the timeline or of one plot</td></tr>"
                        "<tr><td><b>Ctrl+E</b></td><td>Export spans and counters (CSV)</td></tr>"
                        "<tr><td><b>Ctrl+T</b></td><td>Export the Chrome trace (Perfetto)</td></tr>"
                        "<tr><td><b>Ctrl+O / Ctrl+S</b></td><td>Open / save a configuration</td></tr>"
-                       "</table>"));
+                       "</table>")
+            .arg(plots().size()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -60,6 +60,9 @@ public:
     // The timeline and the plots, each with a name for files and menus.
     std::vector<std::pair<QString, QWidget*>> plots() const;
     TimeSeriesPlot& footprint_plot() const;
+    // The Bandwidth tab; null when this build has no bandwidth sweep.
+    BandwidthView* bandwidth() const { return bandwidth_; }
+    QTabWidget& tabs() const { return *tabs_; }
 
 signals:
     void errorReported(const QString& text);
