@@ -25,9 +25,9 @@ FootprintPlot::FootprintPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral("P
     yAxis->setRange(1 << 20, 1ull << 32);
     in_use_ = add_line(QStringLiteral("in use"), QColor(0xF2, 0x8E, 0x2B), nullptr, Qt::SolidLine, 1.6);
     reserved_ = add_line(QStringLiteral("reserved"), QColor(0x8C, 0x4A, 0x0B), nullptr, Qt::SolidLine, 2.0);
-    peak_ = add_line(QStringLiteral("peak reserved"), QColor(0x8C, 0x4A, 0x0B), nullptr, Qt::DotLine, 1.4);
+    peak_ = add_line(QStringLiteral("peak"), QColor(0x8C, 0x4A, 0x0B), nullptr, Qt::DotLine, 1.4);
     budget_ = add_line(QStringLiteral("budget"), QColor(0xC6, 0x28, 0x28), nullptr, Qt::DashLine, 1.6);
-    memlock_ = add_line(QStringLiteral("RLIMIT_MEMLOCK"), QColor(0x55, 0x5B, 0x63), nullptr, Qt::DashDotLine, 1.4);
+    memlock_ = add_line(QStringLiteral("memlock limit"), QColor(0x55, 0x5B, 0x63), nullptr, Qt::DashDotLine, 1.4);
     in_use_->setLineStyle(QCPGraph::lsStepLeft);
     reserved_->setLineStyle(QCPGraph::lsStepLeft);
 }
@@ -43,19 +43,19 @@ void FootprintPlot::add_summary(double t, const RunSummary& summary) {
     const auto peak = static_cast<double>(summary.pinned.reserved_bytes.peak);
     const auto budget = static_cast<double>(summary.pinned.budget_bytes);
     append(peak_, t, positive_or_gap(peak));
-    peak_->setName(QStringLiteral("peak reserved %1").arg(memory_text(peak)));
+    peak_->setName(QStringLiteral("peak %1").arg(memory_text(peak)));
     if (budget > 0) {
         append(budget_, t, budget);
         budget_->setName(QStringLiteral("budget %1").arg(memory_text(budget)));
     }
     const std::uint64_t memlock = summary.memlock_limit_bytes;
     if (memlock == std::numeric_limits<std::uint64_t>::max()) {
-        memlock_->setName(QStringLiteral("RLIMIT_MEMLOCK unlimited"));
+        memlock_->setName(QStringLiteral("memlock limit: none"));
     } else if (budget > 0 && static_cast<double>(memlock) > budget * kMemlockOffScale) {
-        memlock_->setName(QStringLiteral("RLIMIT_MEMLOCK %1 (off scale)").arg(memory_text(static_cast<double>(memlock))));
+        memlock_->setName(QStringLiteral("memlock limit %1 (off scale)").arg(memory_text(static_cast<double>(memlock))));
     } else if (memlock > 0) {
         append(memlock_, t, static_cast<double>(memlock));
-        memlock_->setName(QStringLiteral("RLIMIT_MEMLOCK %1").arg(memory_text(static_cast<double>(memlock))));
+        memlock_->setName(QStringLiteral("memlock limit %1").arg(memory_text(static_cast<double>(memlock))));
     }
 }
 

@@ -5,9 +5,9 @@ namespace pinscope::ui {
 InFlightPlot::InFlightPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral("Batches in flight"), parent) {
     yAxis->setLabel(QStringLiteral("batches"));
     in_flight_ = add_line(QStringLiteral("in flight"), QColor(0x2F, 0x6F, 0xDB), nullptr, Qt::SolidLine, 1.8);
-    ready_ = add_line(QStringLiteral("ready, waiting for the consumer"), QColor(0x76, 0xB7, 0xB2).darker(120), nullptr,
+    ready_ = add_line(QStringLiteral("ready for the consumer"), QColor(0x76, 0xB7, 0xB2).darker(120), nullptr,
                       Qt::SolidLine, 1.4);
-    limit_ = add_line(QStringLiteral("limit (workers × prefetch)"), QColor(0xC6, 0x28, 0x28), nullptr, Qt::DashLine, 1.4);
+    limit_ = add_line(QStringLiteral("workers × prefetch"), QColor(0xC6, 0x28, 0x28), nullptr, Qt::DashLine, 1.4);
     in_flight_->setLineStyle(QCPGraph::lsStepLeft);
     ready_->setLineStyle(QCPGraph::lsStepLeft);
     limit_->setLineStyle(QCPGraph::lsStepLeft);

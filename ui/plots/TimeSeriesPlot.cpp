@@ -48,6 +48,16 @@ TimeSeriesPlot::TimeSeriesPlot(const QString& title, QWidget* parent) : QCustomP
     set_frozen(false);
 }
 
+void TimeSeriesPlot::resizeEvent(QResizeEvent* event) {
+    // Fewer legend columns on a narrow plot, so that no name is cut.
+    const int wrap = event->size().width() < 430 ? 2 : 3;
+    if (legend->wrap() != wrap) {
+        legend->setWrap(wrap);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-places the existing entries
+    }
+    QCustomPlot::resizeEvent(event);
+}
+
 QCPGraph* TimeSeriesPlot::add_line(const QString& name, const QColor& color, QCPAxis* value_axis, Qt::PenStyle style,
                                    double width) {
     QCPGraph* graph = addGraph(xAxis, value_axis ? value_axis : yAxis);

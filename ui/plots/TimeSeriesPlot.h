@@ -28,6 +28,7 @@ public:
     int point_count() const;
 
 protected:
+    void resizeEvent(QResizeEvent* event) override;
     QCPGraph* add_line(const QString& name, const QColor& color, QCPAxis* value_axis = nullptr,
                        Qt::PenStyle style = Qt::SolidLine, double width = 1.8);
     void append(QCPGraph* graph, double t, double value);

@@ -128,7 +128,9 @@ void TimelinePlot::add_markers(const std::vector<Marker>& markers) {
         label->setClipToAxisRect(true);
         markers_.push_back({line, label});
     }
-    if (!markers.empty()) place_marker_labels();
+    if (markers.empty()) return;
+    place_marker_labels();
+    replot(rpQueuedReplot);
 }
 
 void TimelinePlot::place_marker_labels() {
@@ -161,8 +163,11 @@ void TimelinePlot::update_lane_ticks() {
 }
 
 void TimelinePlot::refresh(double now_s) {
+    const std::size_t lanes_before = ticked_lanes_.size();
     update_lane_ticks();
     empty_hint_->setVisible(store_.empty());
+    // Frozen, the picture only changes when a lane appears; pans and zooms replot by themselves.
+    if (frozen_ && ticked_lanes_.size() == lanes_before) return;
     if (!frozen_) xAxis->setRange(now_s - live_window_s_, now_s);
     replot(rpQueuedReplot);
 }

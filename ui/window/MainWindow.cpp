@@ -5,7 +5,6 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QGridLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -34,6 +33,7 @@
 #include "window/AppSettings.h"
 #include "window/DeviceBanner.h"
 #include "window/MetricsPanel.h"
+#include "window/PlotGrid.h"
 
 namespace pinscope::ui {
 
@@ -93,17 +93,8 @@ void MainWindow::build_layout() {
     utilisation_ = new UtilisationPlot;
     in_flight_ = new InFlightPlot;
 
-    auto* plots = new QWidget;
-    auto* grid = new QGridLayout(plots);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setSpacing(6);
-    grid->addWidget(footprint_, 0, 0);
-    grid->addWidget(throughput_, 0, 1);
-    grid->addWidget(utilisation_, 1, 0);
-    grid->addWidget(in_flight_, 1, 1);
-    for (QWidget* plot : {static_cast<QWidget*>(footprint_), static_cast<QWidget*>(throughput_),
-                          static_cast<QWidget*>(utilisation_), static_cast<QWidget*>(in_flight_)})
-        plot->setMinimumSize(280, 150);
+    for (TimeSeriesPlot* plot : time_plots()) plot->setMinimumSize(280, 150);
+    auto* plots = new PlotGrid({footprint_, throughput_, utilisation_, in_flight_});
 
     splitter_ = new QSplitter(Qt::Vertical);
     splitter_->addWidget(timeline_);
@@ -209,7 +200,7 @@ void MainWindow::build_actions() {
     int key = Qt::Key_1;
     for (const auto& [name, widget] : plots()) {
         QAction* a = plot_shots->addAction(QStringLiteral("%1…").arg(name));
-        a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | static_cast<Qt::Key>(key++)));
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));
         connect(a, &QAction::triggered, this, [this, n = name, w = widget] { exports_->screenshot_plot(w, n); });
     }
     QMenu* scale = file->addMenu(QStringLiteral("Screenshot scale"));
@@ -425,7 +416,7 @@ void MainWindow::show_shortcuts() {
                        "<tr><td><b>Drag</b></td><td>Frozen: pan</td></tr>"
                        "<tr><td><b>Click a span</b></td><td>Highlight its batch across the lanes; Esc clears</td></tr>"
                        "<tr><td><b>Ctrl+P</b></td><td>Screenshot of the window (PNG, SVG, PDF)</td></tr>"
-                       "<tr><td><b>Ctrl+Shift+1…%1</b></td><td>Screenshot of the timeline or of one plot</td></tr>"
+                       "<tr><td><b>Ctrl+1…%1</b></td><td>Screenshot of the timeline or of one plot</td></tr>"
                        "<tr><td><b>Ctrl+E</b></td><td>Export spans and counters (CSV)</td></tr>"
                        "<tr><td><b>Ctrl+T</b></td><td>Export the Chrome trace (Perfetto)</td></tr>"
                        "<tr><td><b>Ctrl+O / Ctrl+S</b></td><td>Open / save a configuration</td></tr>"
