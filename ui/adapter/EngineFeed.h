@@ -1,5 +1,5 @@
 #pragma once
-// The one object that talks to the engine. It owns the Runner, and on a timer (40 Hz) takes what
+// The one object that talks to the engine. It owns the Runner, and on a timer (30 Hz) takes what
 // is new in the trace through its own TraceReader: the engine never waits for the UI, and a slow
 // UI only lets spans pile up in the engine's ring. What it took goes into bounded stores that the
 // views read, and out as signals. GUI thread only.
@@ -20,7 +20,7 @@ namespace pinscope::ui {
 struct FeedOptions {
     std::size_t span_capacity = SpanStore::kDefaultCapacity;
     std::size_t counter_capacity = 1'000'000;  // samples of all counters together
-    int poll_hz = 40;
+    int poll_hz = 30;
     double summary_period_s = 0.25;
 };
 

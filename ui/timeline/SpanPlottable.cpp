@@ -170,7 +170,7 @@ void SpanPlottable::draw_box(QCPPainter* painter, const Span& span, double x0, d
         painter->drawRect(box.adjusted(0, 0, -1, -1));
     }
     // The batch number where it fits: reading a lane then needs no hovering.
-    if (box.width() >= 34 && h >= 11) {
+    if (labels_ && box.width() >= 34 && h >= 11) {
         const QString text = QString::number(span.batch);
         const QFontMetricsF metrics(painter->font());
         if (metrics.horizontalAdvance(text) + 6 <= box.width()) {

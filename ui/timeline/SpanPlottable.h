@@ -34,6 +34,9 @@ public:
     // The spans of one batch, drawn outlined and joined on top of a veil; empty clears.
     void set_highlight(std::vector<Span> spans) { highlight_ = std::move(spans); }
     const std::vector<Span>& highlight() const { return highlight_; }
+    // Batch numbers inside the boxes wide enough for them (costly text: off while scrolling).
+    void set_labels(bool on) { labels_ = on; }
+    bool labels() const { return labels_; }
 
     // The row under a pixel position, or -1.
     int row_at(double y_px) const;
@@ -69,6 +72,7 @@ private:
     const SpanStore& store_;
     TimeNs origin_ = 0;
     std::vector<Span> highlight_;
+    bool labels_ = true;
     DrawStats stats_;
     // Pixel transform of the current draw: x = left_ + (seconds - lower_) * scale_.
     double left_ = 0, lower_ = 0, scale_ = 1;

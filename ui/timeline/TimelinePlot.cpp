@@ -162,12 +162,15 @@ void TimelinePlot::update_lane_ticks() {
     yAxis->setRange(-0.5, std::max<double>(static_cast<double>(lanes.size()), 1) - 0.5);
 }
 
-void TimelinePlot::refresh(double now_s) {
+void TimelinePlot::refresh(double now_s, bool moving) {
+    const bool labels = frozen_ || !moving;
+    const bool labels_changed = labels != spans_->labels();
+    spans_->set_labels(labels);
     const std::size_t lanes_before = ticked_lanes_.size();
     update_lane_ticks();
     empty_hint_->setVisible(store_.empty());
     // Frozen, the picture only changes when a lane appears; pans and zooms replot by themselves.
-    if (frozen_ && ticked_lanes_.size() == lanes_before) return;
+    if (frozen_ && ticked_lanes_.size() == lanes_before && !labels_changed) return;
     if (!frozen_) xAxis->setRange(now_s - live_window_s_, now_s);
     replot(rpQueuedReplot);
 }

@@ -25,8 +25,9 @@ public:
     // A new run: forget markers and the selection.
     void reset(TimeNs origin);
     void add_markers(const std::vector<Marker>& markers);
-    // Brings lanes and (when live) the time range up to date and asks for a replot.
-    void refresh(double now_s);
+    // Brings lanes and (unless frozen) the time range up to date and asks for a replot. `moving`:
+    // the run goes on, so the view scrolls (and batch numbers, unreadable then, are left out).
+    void refresh(double now_s, bool moving = false);
     void set_frozen(bool frozen);
     bool frozen() const { return frozen_; }
     void set_live_window(double seconds);

@@ -76,7 +76,7 @@ private:
     void build_actions();
     void wire_feed();
     void config_edited(const LoaderConfig& config);
-    void refresh_views();
+    void refresh_views(bool plots_too = true);
     void update_run_state();
     void report_error(const QString& title, const QString& text);
     void load_config_file();
@@ -102,6 +102,8 @@ private:
     QAction* start_stop_ = nullptr;
     QAction* freeze_ = nullptr;
     QAction* whole_run_ = nullptr;
+    static constexpr unsigned kPlotFrameDivider = 3;
+    unsigned frames_ = 0;
 };
 
 }  // namespace pinscope::ui
