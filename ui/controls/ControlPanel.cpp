@@ -335,7 +335,7 @@ LoaderConfig ControlPanel::config() const {
 
 bool ControlPanel::valid() const { return find_config_issues(config()).empty(); }
 
-QString ControlPanel::issue_text() const { return issue_->isVisible() ? issue_->text() : QString(); }
+QString ControlPanel::issue_text() const { return issue_->isHidden() ? QString() : issue_->text(); }
 
 void ControlPanel::update_derived() {
     const LoaderConfig c = config();
