@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The two commands of the README, for a fresh Debian 12 machine:
-#   ./pinscope.sh run    install what is missing, build, and run pinscope
+#   ./pinscope.sh run    install what is missing, build, and open the pinscope window (without a
+#                        display: run the default scenario offscreen, save a screenshot and the CSV)
 #   ./pinscope.sh test   install what is missing, build with ASan + UBSan, and run every test
 # Also: ./pinscope.sh deps (install only), ./pinscope.sh build PRESET (dev, release, asan, tsan).
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
 
 packages=(build-essential cmake ninja-build pkg-config git libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev
-          libgtest-dev libgmock-dev)
+          libgtest-dev libgmock-dev
+          qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 xvfb xauth)
 
 deps() {
     local missing=()
@@ -32,9 +34,15 @@ case "${1:-}" in
     build) deps; build "${2:-dev}" ;;
     run)
         deps
-        build release pinscope-cli
+        build release pinscope
         shift
-        exec build/release/app/cli/pinscope-cli run "$@"
+        if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+            exec build/release/app/desktop/pinscope "$@"
+        fi
+        out="out/run-$(date +%Y%m%d-%H%M%S)"
+        echo "pinscope: no display (\$DISPLAY and \$WAYLAND_DISPLAY are empty), so no window: running the default scenario offscreen for 5 s instead"
+        QT_QPA_PLATFORM=offscreen build/release/app/desktop/pinscope --screenshot "$out/pinscope.png" --after 5 --csv "$out" "$@"
+        echo "pinscope: screenshot $out/pinscope.png; spans.csv, counters.csv and summary.json in $out/"
         ;;
     test)
         deps

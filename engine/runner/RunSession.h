@@ -28,6 +28,7 @@ public:
     bool finished() const;
 
     std::shared_ptr<const Trace> trace() const { return trace_; }
+    TimeNs origin() const { return origin_; }
     LoaderConfig config() const;
     DeviceInfo device_info() const;
     RunSummary summary() const;

@@ -45,6 +45,7 @@ void Runner::wait() {
 }
 
 std::shared_ptr<const Trace> Runner::trace() const { return session_ ? session_->trace() : nullptr; }
+TimeNs Runner::origin() const { return session_ ? session_->origin() : 0; }
 LoaderConfig Runner::config() const { return session_ ? session_->config() : LoaderConfig{}; }
 DeviceInfo Runner::device_info() const { return session_ ? session_->device_info() : DeviceInfo{}; }
 RunSummary Runner::summary() const { return session_ ? session_->summary() : RunSummary{}; }

@@ -50,6 +50,8 @@ public:
     bool running() const { return running_.load(); }
     // The trace of the current (or last) run; a new run gets a new trace.
     std::shared_ptr<const Trace> trace() const;
+    // Time zero of the current (or last) run on the steady clock: where exports and views start.
+    TimeNs origin() const;
     LoaderConfig config() const;
     DeviceInfo device_info() const;
     // Whole-run summary so far (final once the run has ended).

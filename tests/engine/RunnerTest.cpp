@@ -52,6 +52,19 @@ TEST(Runner, RunBySecondsEndsOnTime) {
     EXPECT_GT(runner.summary().metrics.batches, 10u);
 }
 
+TEST(Runner, OriginIsTheRunsTimeZero) {
+    Runner runner(recording());
+    EXPECT_EQ(runner.origin(), 0);
+    const TimeNs before = now_ns();
+    runner.start(small_config(2, true));
+    runner.wait();
+    const RunRecord record = runner.record();
+    EXPECT_EQ(runner.origin(), record.origin);
+    EXPECT_GE(runner.origin(), before);
+    ASSERT_FALSE(record.spans.empty());
+    for (const Span& span : record.spans) EXPECT_GE(span.start, runner.origin());
+}
+
 TEST(Runner, RejectsAnInvalidConfigurationBeforeStarting) {
     LoaderConfig config = small_config(0, true);
     config.prefetch_factor = 2;

@@ -1,0 +1,31 @@
+#pragma once
+// pinscope's command line: with no arguments the window opens; --screenshot runs headless (the
+// window is built offscreen when there is no display), saves and exits.
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace pinscope::desktop {
+
+struct CommandLine {
+    QString screenshot;      // empty: interactive
+    double after_s = 3;      // run this long before the screenshot
+    QString config;          // a configuration JSON file
+    QString csv_dir;         // spans.csv, counters.csv, summary.json
+    QString trace;           // Chrome trace JSON
+    double scale = 1;        // device pixel ratio of the PNG
+    QSize size{1600, 1000};  // window size for the screenshot
+    bool headless() const { return !screenshot.isEmpty(); }
+};
+
+struct ParseResult {
+    std::optional<CommandLine> line;  // nullopt: exit with `exit_code` after printing `message`
+    int exit_code = 0;
+    QString message;
+};
+
+ParseResult parse_command_line(const QStringList& arguments);
+
+}  // namespace pinscope::desktop

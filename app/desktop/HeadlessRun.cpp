@@ -1,0 +1,81 @@
+#include "HeadlessRun.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QTimer>
+
+#include <cstdio>
+
+#include "config/ConfigJson.h"
+#include "config/ConfigValidation.h"
+#include "controls/ControlPanel.h"
+#include "export/ExportActions.h"
+#include "export/ImageExport.h"
+#include "window/MainWindow.h"
+
+namespace pinscope::desktop {
+
+namespace {
+
+void say(const QString& text) { std::fprintf(stderr, "pinscope: %s\n", text.toLocal8Bit().constData()); }
+
+}  // namespace
+
+int run_headless(const CommandLine& line) {
+    ui::WindowOptions options;
+    options.persistent_settings = false;  // the same picture whatever this machine's settings say
+    options.dialogs = false;
+    ui::MainWindow window(options);
+    int status = 0;
+    QObject::connect(&window, &ui::MainWindow::errorReported, [&](const QString& text) {
+        say(text);
+        status = 1;
+    });
+    if (!line.config.isEmpty()) {
+        try {
+            const LoaderConfig config = load_config_file(line.config.toStdString());
+            validate(config);
+            window.set_config(config);
+        } catch (const std::exception& e) {
+            say(QStringLiteral("%1: %2").arg(line.config, QString::fromStdString(e.what())));
+            return 2;
+        }
+    }
+    window.resize(line.size);
+    window.show();
+    if (!window.start()) return 1;
+
+    QTimer::singleShot(static_cast<int>(line.after_s * 1000), &window, [&] {
+        ui::ExportActions& exports = window.exports();
+        try {
+            window.feed().poll();  // the very latest spans in the picture
+            QDir().mkpath(QFileInfo(line.screenshot).absolutePath());
+            ui::save_widget_image(window, line.screenshot, line.scale);
+            say(QStringLiteral("wrote %1 (%2x%3 at scale %4, platform %5)")
+                    .arg(QDir::toNativeSeparators(QFileInfo(line.screenshot).absoluteFilePath()))
+                    .arg(window.width())
+                    .arg(window.height())
+                    .arg(line.scale)
+                    .arg(QGuiApplication::platformName()));
+            window.stop();
+            if (!line.csv_dir.isEmpty()) {
+                exports.save_csv(line.csv_dir);
+                say(QStringLiteral("wrote spans.csv, counters.csv and summary.json to %1")
+                        .arg(QDir::toNativeSeparators(QFileInfo(line.csv_dir).absoluteFilePath())));
+            }
+            if (!line.trace.isEmpty()) {
+                exports.save_chrome_trace(line.trace);
+                say(QStringLiteral("wrote %1").arg(QDir::toNativeSeparators(QFileInfo(line.trace).absoluteFilePath())));
+            }
+        } catch (const std::exception& e) {
+            say(QString::fromStdString(e.what()));
+            status = 1;
+        }
+        window.stop();
+        QApplication::exit(status);
+    });
+    const int loop = QApplication::exec();
+    return status != 0 ? status : loop;
+}
+
+}  // namespace pinscope::desktop

@@ -1,0 +1,12 @@
+#pragma once
+// pinscope --screenshot: builds the window, runs the configuration for a while, saves the
+// screenshot and the exports asked for, and exits. Also what ./pinscope.sh run does without a
+// display, and what the Xvfb test runs.
+#include "CommandLine.h"
+
+namespace pinscope::desktop {
+
+// Runs the event loop; returns the process's exit code (0 done, 1 the run or a file failed).
+int run_headless(const CommandLine& line);
+
+}  // namespace pinscope::desktop

@@ -1,0 +1,58 @@
+// pinscope: the desktop application. Interactive by default; headless with --screenshot.
+#include <QApplication>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "CommandLine.h"
+#include "HeadlessRun.h"
+#include "style/AppStyle.h"
+#include "window/MainWindow.h"
+
+namespace {
+
+bool has_display() {
+    const char* x11 = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    return (x11 != nullptr && *x11 != '\0') || (wayland != nullptr && *wayland != '\0');
+}
+
+bool platform_chosen() {
+    const char* platform = std::getenv("QT_QPA_PLATFORM");
+    return platform != nullptr && *platform != '\0';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+    const auto parsed = pinscope::desktop::parse_command_line(arguments);
+    if (!parsed.line) {
+        std::fprintf(parsed.exit_code == 0 ? stdout : stderr, "%s\n", parsed.message.toLocal8Bit().constData());
+        return parsed.exit_code;
+    }
+    const auto& line = *parsed.line;
+    if (!has_display() && !platform_chosen()) {
+        if (!line.headless()) {
+            std::fprintf(stderr,
+                         "pinscope: there is no display ($DISPLAY and $WAYLAND_DISPLAY are empty). Use "
+                         "--screenshot FILE to run headless, or run under xvfb-run.\n");
+            return 2;
+        }
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);  // a screenshot needs no screen
+    }
+
+    pinscope::ui::quiet_platform_noise();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("pinscope"));
+    QApplication::setApplicationName(QStringLiteral("pinscope"));
+    pinscope::ui::install_app_style(app);
+    if (!pinscope::ui::install_app_font()) std::fprintf(stderr, "pinscope: warning: the embedded font did not load\n");
+
+    if (line.headless()) return pinscope::desktop::run_headless(line);
+
+    pinscope::ui::MainWindow window;
+    window.show();
+    return QApplication::exec();
+}

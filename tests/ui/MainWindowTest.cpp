@@ -1,0 +1,176 @@
+// The window as a user drives it: it builds, a run fills the timeline within a second, toggling
+// pin_memory reconfigures the running engine and marks the timeline, bad values are explained and
+// not applied, freezing keeps the view while the engine runs, clicking a span highlights its batch.
+#include <QCheckBox>
+#include <QSpinBox>
+#include <QTest>
+
+#include <memory>
+
+#include "UiTestSupport.h"
+#include "controls/ControlPanel.h"
+#include "plots/TimeSeriesPlot.h"
+#include "timeline/SpanPlottable.h"
+#include "timeline/TimelinePlot.h"
+#include "window/DeviceBanner.h"
+#include "window/MetricsPanel.h"
+
+using namespace pinscope;
+
+namespace {
+
+bool has_lane(const ui::SpanStore& store, Lane lane) { return store.row_of(lane) >= 0; }
+
+std::size_t count_stage(const ui::SpanStore& store, Stage stage, TimeNs after) {
+    std::size_t n = 0;
+    for (const auto& lane : store.lanes())
+        for (const Span& s : lane.spans) n += s.stage == stage && s.start > after;
+    return n;
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<ui::MainWindow> window_;
+
+    const ui::SpanStore& spans() { return window_->feed().spans(); }
+    void start_and_wait_for_spans() {
+        QVERIFY(window_->start());
+        QTRY_VERIFY_WITH_TIMEOUT(spans().size() > 200, 5000);
+    }
+
+private slots:
+    void initTestCase() { test::prepare_application(); }
+
+    void init() {
+        window_ = std::make_unique<ui::MainWindow>(test::quiet_window());
+        window_->set_config(test::live_config());
+        window_->resize(1600, 1000);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    }
+
+    void cleanup() { window_.reset(); }
+
+    void windowBuilds() {
+        QVERIFY(window_->controls().pin_memory()->isChecked());
+        QCOMPARE(window_->controls().num_workers()->value(), 4);
+        QCOMPARE(window_->controls().prefetch_factor()->value(), 2);
+        QVERIFY(window_->banner().is_emulated());
+        QVERIFY(window_->banner().text().contains(QStringLiteral("Emulated device")));
+        QVERIFY(!window_->feed().running());
+        QVERIFY(spans().empty());
+        QVERIFY(window_->plots().size() >= 5u);  // timeline, 4 plots (and the bandwidth plot where built)
+    }
+
+    void runFillsTheTimelineWithinASecond() {
+        QVERIFY(window_->start());
+        QTRY_VERIFY_WITH_TIMEOUT(has_lane(spans(), {LaneKind::ComputeStream, 0}), 1000);
+        QTRY_VERIFY_WITH_TIMEOUT(spans().lanes().size() == 8, 2000);  // 4 workers, pin thread, consumer, 2 streams
+        QVERIFY(has_lane(spans(), {LaneKind::Worker, 3}));
+        QVERIFY(has_lane(spans(), {LaneKind::PinThread, 0}));
+        QTRY_VERIFY(window_->metrics().value_of(QStringLiteral("batches/s")).toDouble() > 10);
+        QTRY_VERIFY(window_->footprint_plot().point_count() > 10);
+        QVERIFY(window_->timeline().spans()->last_draw().boxes + window_->timeline().spans()->last_draw().folds > 0);
+    }
+
+    void togglingPinMemoryReconfiguresTheEngineAndMarksTheTimeline() {
+        start_and_wait_for_spans();
+        QVERIFY(window_->feed().engine_config().pin_memory);
+        window_->controls().pin_memory()->click();
+        window_->controls().flush();
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->feed().engine_config().pin_memory, 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->timeline().marker_count() >= 1, 3000);
+        QVERIFY2(window_->timeline().marker_texts().join(QLatin1Char('|')).contains(QStringLiteral("pin_memory: on → off")),
+                 qPrintable(window_->timeline().marker_texts().join(QLatin1Char('|'))));
+        // Its effect shows: no more pinning, and the consumer is held in pageable copies.
+        const TimeNs marker = window_->feed().markers().back().time;
+        QTRY_VERIFY_WITH_TIMEOUT(count_stage(spans(), Stage::Staging, marker) > 20, 5000);
+        QCOMPARE(count_stage(spans(), Stage::Pin, marker), 0u);
+    }
+
+    void moreWorkersAddLanes() {
+        start_and_wait_for_spans();
+        window_->controls().num_workers()->setValue(6);
+        window_->controls().flush();
+        QTRY_VERIFY_WITH_TIMEOUT(has_lane(spans(), {LaneKind::Worker, 5}), 5000);
+        QCOMPARE(window_->feed().engine_config().num_workers, 6u);
+    }
+
+    void anInvalidValueIsExplainedAndNotApplied() {
+        start_and_wait_for_spans();
+        LoaderConfig huge = window_->controls().config();
+        huge.batch_size = 65536;  // 39 GB batches: more than the pinned budget allows
+        window_->controls().set_config(huge);
+        QVERIFY(!window_->controls().valid());
+        QVERIFY(window_->controls().issue_text().contains(QStringLiteral("pinned_budget_bytes")));
+        QTest::qWait(400);
+        QCOMPARE(window_->feed().engine_config().batch_size, 64u);
+        QVERIFY(window_->feed().running());
+    }
+
+    void freezingKeepsTheViewWhileTheEngineRuns() {
+        start_and_wait_for_spans();
+        window_->set_frozen(true);
+        const QCPRange range = window_->timeline().xAxis->range();
+        const std::size_t before = spans().size();
+        QTest::qWait(400);
+        QCOMPARE(window_->timeline().xAxis->range().lower, range.lower);
+        QCOMPARE(window_->timeline().xAxis->range().upper, range.upper);
+        QVERIFY(spans().size() > before);
+        window_->set_frozen(false);
+        QTRY_VERIFY(window_->timeline().xAxis->range().upper > range.upper);
+    }
+
+    void clickingASpanHighlightsItsBatchAcrossTheLanes() {
+        start_and_wait_for_spans();
+        QTest::qWait(500);
+        window_->set_frozen(true);
+        ui::TimelinePlot& timeline = window_->timeline();
+        timeline.replot(QCustomPlot::rpImmediateRefresh);
+        // A compute span well inside the view, wide enough to click.
+        const auto& compute = spans().lanes()[static_cast<std::size_t>(spans().row_of({LaneKind::ComputeStream, 0}))];
+        const QCPRange range = timeline.xAxis->range();
+        const Span* target = nullptr;
+        for (const Span& s : compute.spans) {
+            const double from = static_cast<double>(s.start - window_->feed().origin()) * 1e-9;
+            const double to = static_cast<double>(s.end - window_->feed().origin()) * 1e-9;
+            if (from > range.lower + range.size() * 0.3 && to < range.upper - range.size() * 0.1) target = &s;
+        }
+        QVERIFY(target != nullptr);
+        const Span clicked = *target;
+        const double mid = static_cast<double>((clicked.start + clicked.end) / 2 - window_->feed().origin()) * 1e-9;
+        const QPoint pos(static_cast<int>(timeline.xAxis->coordToPixel(mid)),
+                         static_cast<int>(timeline.yAxis->coordToPixel(spans().row_of(clicked.lane))));
+        QTest::mouseClick(&timeline, Qt::LeftButton, Qt::NoModifier, pos);
+        QCOMPARE(timeline.selected_batch(), std::optional<std::uint64_t>(clicked.batch));
+        const auto& path = timeline.spans()->highlight();
+        QVERIFY(path.size() >= 5);
+        bool loaded = false, copied = false, computed = false;
+        for (const Span& s : path) {
+            QCOMPARE(s.batch, clicked.batch);
+            loaded |= s.stage == Stage::Load;
+            copied |= s.stage == Stage::H2D;
+            computed |= s.stage == Stage::Compute;
+        }
+        QVERIFY(loaded && copied && computed);
+        // Between two lanes there is no span: a click there clears the highlight.
+        const QPoint between(pos.x(), static_cast<int>(timeline.yAxis->coordToPixel(spans().row_of(clicked.lane) - 0.5)));
+        QVERIFY(!timeline.span_at(between));
+        QTest::mouseClick(&timeline, Qt::LeftButton, Qt::NoModifier, between);
+        QVERIFY(!timeline.selected_batch());
+    }
+
+    void stopDrainsAndFreesThePinnedMemory() {
+        start_and_wait_for_spans();
+        window_->stop();
+        QVERIFY(!window_->feed().running());
+        QCOMPARE(window_->feed().summary().pinned.reserved_bytes.current, 0);
+        QVERIFY(window_->feed().summary().metrics.batches > 0);
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "MainWindowTest.moc"

@@ -1,0 +1,122 @@
+#include "bandwidth/BandwidthPlot.h"
+
+#include <algorithm>
+
+#include "plots/ByteFormat.h"
+#include "plots/MemoryLogTicker.h"
+#include "style/AppStyle.h"
+
+namespace pinscope::ui {
+
+namespace {
+
+QColor memory_color(HostMemoryKind memory) {
+    switch (memory) {
+        case HostMemoryKind::Pinned: return QColor(0xF2, 0x8E, 0x2B);
+        case HostMemoryKind::Pageable: return QColor(0x4E, 0x79, 0xA7);
+        case HostMemoryKind::WriteCombined: return QColor(0xB0, 0x7A, 0xA1);
+    }
+    return Qt::black;
+}
+
+QString memory_name(HostMemoryKind memory) {
+    switch (memory) {
+        case HostMemoryKind::Pinned: return QStringLiteral("pinned");
+        case HostMemoryKind::Pageable: return QStringLiteral("pageable");
+        case HostMemoryKind::WriteCombined: return QStringLiteral("write-combined");
+    }
+    return QStringLiteral("?");
+}
+
+}  // namespace
+
+BandwidthPlot::BandwidthPlot(QWidget* parent) : QCustomPlot(parent) {
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, new QCPTextElement(this, QStringLiteral("Copy bandwidth by size"), app_font(11, true)));
+    auto ticker = QSharedPointer<MemoryLogTicker>::create();
+    ticker->setLogBase(4);
+    ticker->setSubTickCount(1);
+    xAxis->setScaleType(QCPAxis::stLogarithmic);
+    xAxis->setTicker(ticker);
+    xAxis->setLabel(QStringLiteral("copy size"));
+    yAxis->setLabel(QStringLiteral("GB/s (1 GB = 10⁹ bytes)"));
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        axis->setTickLabelFont(app_font(9));
+        axis->setLabelFont(app_font(9));
+        axis->grid()->setPen(QPen(QColor(0xE3, 0xE6, 0xEA), 1, Qt::DotLine));
+        axis->grid()->setSubGridVisible(false);
+    }
+    legend->setVisible(true);
+    legend->setFont(app_font(9));
+    legend->setBrush(QColor(255, 255, 255, 225));
+    legend->setBorderPen(QPen(QColor(0xD0, 0xD4, 0xDA)));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    link_ = addGraph();
+    link_->setPen(QPen(QColor(0xC6, 0x28, 0x28), 1.6, Qt::DashLine));
+    link_->setName(QStringLiteral("link limit: unknown"));
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    reset(min_bytes_, max_bytes_);
+}
+
+void BandwidthPlot::reset(std::size_t min_bytes, std::size_t max_bytes) {
+    min_bytes_ = min_bytes;
+    max_bytes_ = std::max(max_bytes, min_bytes * 2);
+    for (auto& [key, graph] : series_) removeGraph(graph);
+    series_.clear();
+    link_->data()->clear();
+    link_gb_per_s_ = 0;
+    link_->setName(QStringLiteral("link limit: unknown"));
+    fit();
+    replot(rpQueuedReplot);
+}
+
+QCPGraph* BandwidthPlot::series_for(CopyDirection direction, HostMemoryKind memory) {
+    const auto key = std::make_pair(direction, memory);
+    if (const auto it = series_.find(key); it != series_.end()) return it->second;
+    QCPGraph* graph = addGraph();
+    const bool h2d = direction == CopyDirection::H2D;
+    graph->setName(QStringLiteral("%1 %2").arg(h2d ? QStringLiteral("H2D") : QStringLiteral("D2H"), memory_name(memory)));
+    graph->setPen(QPen(memory_color(memory), h2d ? 2.2 : 1.6, h2d ? Qt::SolidLine : Qt::DashLine));
+    graph->setScatterStyle(QCPScatterStyle(h2d ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssCircle, 5));
+    series_[key] = graph;
+    return graph;
+}
+
+void BandwidthPlot::add_point(const BandwidthPoint& point) {
+    series_for(point.direction, point.memory)->addData(static_cast<double>(point.bytes), point.gb_per_s);
+    fit();
+    replot(rpQueuedReplot);
+}
+
+void BandwidthPlot::set_link(const QString& name, double gb_per_s) {
+    link_gb_per_s_ = gb_per_s;
+    link_->data()->clear();
+    if (gb_per_s > 0) {
+        link_->addData(static_cast<double>(min_bytes_) / 2, gb_per_s);
+        link_->addData(static_cast<double>(max_bytes_) * 2, gb_per_s);
+        link_->setName(QStringLiteral("link limit%1: %2 GB/s")
+                           .arg(name.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(name))
+                           .arg(gb_per_s, 0, 'f', 1));
+    }
+    fit();
+    replot(rpQueuedReplot);
+}
+
+int BandwidthPlot::point_count() const {
+    int n = 0;
+    for (const auto& [key, graph] : series_) n += graph->dataCount();
+    return n;
+}
+
+void BandwidthPlot::fit() {
+    xAxis->setRange(static_cast<double>(min_bytes_) / 1.5, static_cast<double>(max_bytes_) * 1.5);
+    double top = std::max(1.0, link_gb_per_s_);
+    for (const auto& [key, graph] : series_) {
+        bool found = false;
+        const QCPRange range = graph->getValueRange(found);
+        if (found) top = std::max(top, range.upper);
+    }
+    yAxis->setRange(0, top * 1.12);
+}
+
+}  // namespace pinscope::ui

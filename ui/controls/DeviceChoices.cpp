@@ -1,0 +1,68 @@
+#include "controls/DeviceChoices.h"
+
+#include "config/ConfigValidation.h"
+#include "device/DeviceFactory.h"
+#include "device/HardwareProfile.h"
+
+namespace pinscope::ui {
+
+namespace {
+
+const CudaDeviceList& cuda_devices() {
+    static const CudaDeviceList list = list_cuda_devices();  // asks the driver once
+    return list;
+}
+
+bool engine_accepts(const std::string& device) {
+    LoaderConfig config;
+    config.device = device;
+    for (const auto& issue : find_config_issues(config))
+        if (issue.field == "device") return false;
+    return true;
+}
+
+}  // namespace
+
+std::vector<DeviceChoice> device_choices() {
+    std::vector<DeviceChoice> choices;
+    const std::string fallback = LoaderConfig{}.device;
+    if (fallback != "emulated" && fallback.rfind("emulated:", 0) != 0 && fallback.rfind("cuda", 0) != 0) {
+        choices.push_back({QStringLiteral("%1 (real GPU if present, else emulated)").arg(QString::fromStdString(fallback)),
+                           fallback, QStringLiteral("The engine picks the first CUDA GPU, or the emulated device "
+                                                    "and says why")});
+    }
+    const auto& cuda = cuda_devices();
+    for (std::size_t i = 0; i < cuda.devices.size(); ++i) {
+        const DeviceInfo& info = cuda.devices[i];
+        choices.push_back({QStringLiteral("cuda:%1 · %2").arg(i).arg(QString::fromStdString(info.name)),
+                           "cuda:" + std::to_string(i), QString::fromStdString(info.detail)});
+    }
+    for (const std::string& name : builtin_profile_names()) {
+        QString description;
+        try {
+            description = QString::fromStdString(load_profile(name).description);
+        } catch (const std::exception& e) {
+            description = QString::fromStdString(e.what());
+        }
+        const bool is_default = name == kDefaultProfile;
+        choices.push_back({QStringLiteral("emulated · %1").arg(QString::fromStdString(name)),
+                           is_default ? std::string("emulated") : "emulated:" + name,
+                           QStringLiteral("Emulated device, profile %1 (%2): copies and kernels take the times "
+                                          "measured on that machine; no GPU is used")
+                               .arg(QString::fromStdString(name), description)});
+    }
+    return choices;
+}
+
+std::string default_device() {
+    const std::string fallback = LoaderConfig{}.device;
+    if (fallback != "emulated" && engine_accepts(fallback)) return fallback;  // e.g. "auto"
+    return cuda_devices().devices.empty() ? std::string("emulated") : std::string("cuda:0");
+}
+
+QString why_no_gpu() {
+    const auto& cuda = cuda_devices();
+    return cuda.devices.empty() ? QString::fromStdString(cuda.why_none) : QString();
+}
+
+}  // namespace pinscope::ui

@@ -1,0 +1,50 @@
+#pragma once
+// The File menu's exports: screenshots of the window or of one plot, spans and counters as CSV,
+// the Chrome trace, the summary. The run's files are written by the engine's own exporters from
+// what the window holds. Dialogs start in the last folder used; every failure is shown in a
+// message box. The save_* functions do the work without dialogs and throw on failure.
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QWidget;
+
+namespace pinscope::ui {
+
+class AppSettings;
+class EngineFeed;
+
+class ExportActions : public QObject {
+    Q_OBJECT
+
+public:
+    ExportActions(QWidget& window, const EngineFeed& feed, AppSettings& settings);
+
+    void save_screenshot(QWidget& target, const QString& path) const;
+    // spans.csv, counters.csv and summary.json into `dir` (created if missing).
+    void save_csv(const QString& dir) const;
+    void save_chrome_trace(const QString& path) const;
+    void save_summary(const QString& path) const;
+
+public slots:
+    void screenshot_window();
+    void screenshot_plot(QWidget* plot, const QString& name);
+    void csv();
+    void chrome_trace();
+    void summary();
+
+signals:
+    void saved(const QString& message);
+
+private:
+    QString ask_save_path(const QString& title, const QString& suggested_name, const QString& filter);
+    bool ensure_run();
+    void report(const QString& what, const std::function<void()>& work);
+
+    QWidget& window_;
+    const EngineFeed& feed_;
+    AppSettings& settings_;
+};
+
+}  // namespace pinscope::ui

@@ -1,0 +1,129 @@
+#include "export/ImageExport.h"
+
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+
+#include <qcustomplot.h>
+
+#include <stdexcept>
+
+namespace pinscope::ui {
+
+namespace {
+
+[[noreturn]] void fail(const QString& path, const QString& reason) {
+    throw std::runtime_error(QStringLiteral("cannot write %1: %2").arg(path, reason).toStdString());
+}
+
+// Renders the plots inside `widget` at `scale` for as long as it lives, so that a 2x screenshot
+// has sharp lines and text instead of the on-screen buffers scaled up.
+class PlotBufferScale {
+public:
+    PlotBufferScale(QWidget& widget, double scale) {
+        auto plots = widget.findChildren<QCustomPlot*>();
+        if (auto* self = qobject_cast<QCustomPlot*>(&widget)) plots.prepend(self);
+        for (QCustomPlot* plot : plots) {
+            saved_.push_back({plot, plot->bufferDevicePixelRatio()});
+            plot->setBufferDevicePixelRatio(scale);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        }
+    }
+    ~PlotBufferScale() {
+        for (const auto& [plot, ratio] : saved_) {
+            plot->setBufferDevicePixelRatio(ratio);
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    }
+    PlotBufferScale(const PlotBufferScale&) = delete;
+    PlotBufferScale& operator=(const PlotBufferScale&) = delete;
+
+private:
+    std::vector<std::pair<QCustomPlot*, double>> saved_;
+};
+
+void save_png(QWidget& widget, const QString& path, double scale) {
+    QImage image(widget.size() * scale, QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull()) fail(path, QStringLiteral("the image is too large"));
+    image.setDevicePixelRatio(scale);
+    image.fill(widget.palette().color(QPalette::Window));
+    {
+        PlotBufferScale sharp(widget, scale);
+        QPainter painter(&image);
+        widget.render(&painter);
+    }
+    QSaveFile file(path);  // whole or not at all
+    if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image)) fail(path, writer.errorString());
+    if (!file.commit()) fail(path, file.errorString());
+}
+
+void paint_vector(QWidget& widget, QPaintDevice& device, const QString& path) {
+    QCPPainter painter;
+    if (!painter.begin(&device)) fail(path, QStringLiteral("the file cannot be opened"));
+    if (auto* plot = qobject_cast<QCustomPlot*>(&widget)) {
+        plot->toPainter(&painter, widget.width(), widget.height());
+    } else {
+        widget.render(&painter);
+    }
+    if (!painter.end()) fail(path, QStringLiteral("writing failed"));
+}
+
+void save_svg(QWidget& widget, const QString& path) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(widget.size());
+    svg.setViewBox(QRect(QPoint(0, 0), widget.size()));
+    svg.setTitle(QStringLiteral("pinscope"));
+    {
+        PlotBufferScale sharp(widget, 2);  // plots inside a window go in as images: at least sharp ones
+        paint_vector(widget, svg, path);
+    }
+    if (QFileInfo(path).size() <= 0) fail(path, QStringLiteral("nothing was written"));
+}
+
+void save_pdf(QWidget& widget, const QString& path) {
+    {
+        QFile probe(path);  // QPdfWriter does not say why it could not open the file
+        if (!probe.open(QIODevice::WriteOnly)) fail(path, probe.errorString());
+    }
+    QPdfWriter pdf(path);
+    pdf.setCreator(QStringLiteral("pinscope"));
+    pdf.setResolution(96);
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setPageSize(QPageSize(QSizeF(widget.size()) * 72.0 / 96.0, QPageSize::Point, QString(), QPageSize::ExactMatch));
+    PlotBufferScale sharp(widget, 2);
+    paint_vector(widget, pdf, path);
+}
+
+}  // namespace
+
+std::optional<ImageFormat> image_format_of(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QStringLiteral("png")) return ImageFormat::Png;
+    if (suffix == QStringLiteral("svg")) return ImageFormat::Svg;
+    if (suffix == QStringLiteral("pdf")) return ImageFormat::Pdf;
+    return std::nullopt;
+}
+
+QString image_file_filter() {
+    return QStringLiteral("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
+}
+
+void save_widget_image(QWidget& widget, const QString& path, double scale) {
+    const auto format = image_format_of(path);
+    if (!format) fail(path, QStringLiteral("the name must end in .png, .svg or .pdf"));
+    if (!(scale >= 0.25 && scale <= 8)) fail(path, QStringLiteral("the scale must be from 0.25 to 8"));
+    switch (*format) {
+        case ImageFormat::Png: save_png(widget, path, scale); break;
+        case ImageFormat::Svg: save_svg(widget, path); break;
+        case ImageFormat::Pdf: save_pdf(widget, path); break;
+    }
+}
+
+}  // namespace pinscope::ui

@@ -1,0 +1,20 @@
+#pragma once
+// Screenshots of the window or of one plot, as PNG (at a scale, for high-DPI slides), SVG or PDF,
+// chosen by the file's suffix. A single plot goes out as vectors in SVG and PDF.
+#include <QString>
+
+#include <optional>
+
+class QWidget;
+
+namespace pinscope::ui {
+
+enum class ImageFormat { Png, Svg, Pdf };
+
+std::optional<ImageFormat> image_format_of(const QString& path);
+QString image_file_filter();  // for file dialogs
+
+// Throws std::runtime_error ("cannot write FILE: reason") on an unknown suffix or a failed write.
+void save_widget_image(QWidget& widget, const QString& path, double scale = 1);
+
+}  // namespace pinscope::ui

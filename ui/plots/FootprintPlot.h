@@ -1,0 +1,33 @@
+#pragma once
+// Page-locked memory over time: in use by batches, reserved by the pool (cached blocks and
+// rounding included), the peak, the budget and RLIMIT_MEMLOCK. On a log axis, because the budget
+// is often tens of times the footprint and the memlock limit tens of times below it: a linear
+// axis would flatten one of them.
+#include "plots/TimeSeriesPlot.h"
+#include "runner/RunRecord.h"
+
+namespace pinscope::ui {
+
+class MemoryLogTicker;
+
+class FootprintPlot : public TimeSeriesPlot {
+    Q_OBJECT
+
+public:
+    explicit FootprintPlot(QWidget* parent = nullptr);
+    void add_counters(const std::vector<CounterSample>& samples);
+    void add_summary(double t, const RunSummary& summary);
+
+protected:
+    void fit_value_axes() override;
+
+private:
+    QCPGraph* in_use_;
+    QCPGraph* reserved_;
+    QCPGraph* peak_;
+    QCPGraph* budget_;
+    QCPGraph* memlock_;
+    QSharedPointer<MemoryLogTicker> ticker_;
+};
+
+}  // namespace pinscope::ui

@@ -1,0 +1,27 @@
+#pragma once
+// Batch indices in flight (sent to workers, not yet taken by the consumer) against their limit,
+// num_workers * prefetch_factor, and the batches ready and waiting for the consumer.
+#include "config/LoaderConfig.h"
+#include "plots/TimeSeriesPlot.h"
+#include "trace/Counter.h"
+
+namespace pinscope::ui {
+
+class InFlightPlot : public TimeSeriesPlot {
+    Q_OBJECT
+
+public:
+    explicit InFlightPlot(QWidget* parent = nullptr);
+    void add_counters(const std::vector<CounterSample>& samples);
+    void add_limit(double t, const LoaderConfig& config);
+
+protected:
+    void fit_value_axes() override;
+
+private:
+    QCPGraph* in_flight_;
+    QCPGraph* ready_;
+    QCPGraph* limit_;
+};
+
+}  // namespace pinscope::ui

@@ -1,0 +1,24 @@
+#pragma once
+// Batches per second (left axis) and host-to-device GB/s (right axis) over the engine's sliding
+// window.
+#include "metrics/Metrics.h"
+#include "plots/TimeSeriesPlot.h"
+
+namespace pinscope::ui {
+
+class ThroughputPlot : public TimeSeriesPlot {
+    Q_OBJECT
+
+public:
+    explicit ThroughputPlot(QWidget* parent = nullptr);
+    void add_metrics(double t, const Metrics& window);
+
+protected:
+    void fit_value_axes() override;
+
+private:
+    QCPGraph* batches_;
+    QCPGraph* gb_per_s_;
+};
+
+}  // namespace pinscope::ui

@@ -1,0 +1,49 @@
+#pragma once
+// The common frame of the plots under the timeline: a title, a legend, seconds since the run's
+// start on the x axis, bounded data per line, markers as vertical lines, and the same live / frozen
+// behaviour as the timeline (live: follows "now"; frozen: pans and zooms).
+#include <vector>
+
+#include <qcustomplot.h>
+
+#include "trace/Trace.h"
+
+namespace pinscope::ui {
+
+class TimeSeriesPlot : public QCustomPlot {
+    Q_OBJECT
+
+public:
+    static constexpr int kMaxPoints = 200'000;  // per line; older points go
+
+    TimeSeriesPlot(const QString& title, QWidget* parent = nullptr);
+
+    virtual void reset(TimeNs origin);
+    void add_markers(const std::vector<Marker>& markers);
+    void refresh(double now_s);
+    void set_frozen(bool frozen);
+    void set_live_window(double seconds) { live_window_s_ = seconds; }
+    QString title() const { return title_; }
+    // Points of every line together (tests: a run fills the plot).
+    int point_count() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    QCPGraph* add_line(const QString& name, const QColor& color, QCPAxis* value_axis = nullptr,
+                       Qt::PenStyle style = Qt::SolidLine, double width = 1.8);
+    void append(QCPGraph* graph, double t, double value);
+    // Called before each replot: set the value axes for the visible data.
+    virtual void fit_value_axes();
+    void fit_axis_to(QCPAxis* axis, double minimum_top, double headroom = 1.15);
+    TimeNs origin() const { return origin_; }
+    double seconds_of(TimeNs time) const { return static_cast<double>(time - origin_) * 1e-9; }
+
+private:
+    QString title_;
+    TimeNs origin_ = 0;
+    bool frozen_ = false;
+    double live_window_s_ = 20;
+    std::vector<QCPItemStraightLine*> markers_;
+};
+
+}  // namespace pinscope::ui

@@ -1,0 +1,21 @@
+#pragma once
+// The look of the application: the embedded DejaVu Sans (so that screenshots look the same on
+// every machine, fonts installed or not), the Fusion style and a light palette.
+#include <QFont>
+
+class QApplication;
+
+namespace pinscope::ui {
+
+// Loads the embedded fonts from the resources and makes DejaVu Sans the application font.
+// Returns false when the font could not be loaded (the platform's default is kept then).
+bool install_app_font();
+void install_app_style(QApplication& app);
+
+QFont app_font(int point_size = 10, bool bold = false);
+
+// Drops the offscreen platform's "does not support propagateSizeHints()" warnings, which say
+// nothing to the user of a headless run; every other message goes through.
+void quiet_platform_noise();
+
+}  // namespace pinscope::ui

@@ -1,0 +1,19 @@
+#pragma once
+// One colour per stage, the same in the timeline, its legend and every export. Based on Tableau 10
+// (readable on white, distinguishable with the common colour-vision deficiencies): GPU work green,
+// copies purple, page-locking orange, the host held in a pageable copy red, waiting grey.
+#include <QColor>
+#include <QString>
+
+#include "trace/Span.h"
+
+namespace pinscope::ui {
+
+QColor stage_color(Stage stage);
+QString stage_label(Stage stage);        // "load", "H2D copy", "compute", ...
+QString stage_description(Stage stage);  // one line for the legend's tooltip
+
+// "worker 0", "pin thread", "consumer", "H2D stream", "compute stream"
+QString lane_label(Lane lane);
+
+}  // namespace pinscope::ui

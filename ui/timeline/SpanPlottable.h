@@ -1,0 +1,81 @@
+#pragma once
+// Draws every span of the SpanStore as boxes on lanes: the one plottable of the timeline (an item
+// per span does not scale). Per lane, the visible part is found by binary search, and runs of
+// spans narrower than a few pixels are folded into one hatched block that says how many it holds,
+// so that a replot costs about one step per pixel column and lane, however many spans there are.
+// The key axis is seconds since the run's start, the value axis is the lane's row.
+#include <optional>
+#include <vector>
+
+#include <qcustomplot.h>
+
+#include "model/SpanStore.h"
+
+namespace pinscope::ui {
+
+class SpanPlottable : public QCPAbstractPlottable {
+    Q_OBJECT
+
+public:
+    static constexpr double kMinBoxPx = 3.0;   // narrower spans are folded
+    static constexpr double kFoldGapPx = 2.0;  // spans closer than this join one fold
+    static constexpr double kBoxHeight = 0.72; // of a row
+
+    struct DrawStats {
+        std::size_t boxes = 0;         // spans drawn as their own box
+        std::size_t folds = 0;         // folded blocks drawn
+        std::size_t folded_spans = 0;  // spans inside them
+    };
+
+    SpanPlottable(QCPAxis* time_axis, QCPAxis* row_axis, const SpanStore& store);
+
+    void set_origin(TimeNs origin) { origin_ = origin; }
+    TimeNs origin() const { return origin_; }
+    // The spans of one batch, drawn outlined and joined on top of a veil; empty clears.
+    void set_highlight(std::vector<Span> spans) { highlight_ = std::move(spans); }
+    const std::vector<Span>& highlight() const { return highlight_; }
+    // Batch numbers inside the boxes wide enough for them (costly text: off while scrolling).
+    void set_labels(bool on) { labels_ = on; }
+    bool labels() const { return labels_; }
+
+    // The row under a pixel position, or -1.
+    int row_at(double y_px) const;
+    // The span under a pixel position (within a few pixels), if any.
+    std::optional<Span> span_at(const QPointF& pos) const;
+    TimeNs time_at(double x_px) const;
+    double pixel_of(TimeNs time) const;
+
+    const DrawStats& last_draw() const { return stats_; }
+
+    double selectTest(const QPointF& pos, bool only_selectable, QVariant* details = nullptr) const override;
+    QCPRange getKeyRange(bool& found, QCP::SignDomain domain = QCP::sdBoth) const override;
+    QCPRange getValueRange(bool& found, QCP::SignDomain domain = QCP::sdBoth,
+                           const QCPRange& key_range = QCPRange()) const override;
+
+protected:
+    void draw(QCPPainter* painter) override;
+    void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
+
+private:
+    struct RowGeometry {
+        double center;
+        double height;  // of the row, in pixels
+    };
+    RowGeometry row_geometry(int row) const;
+    void draw_lane_backgrounds(QCPPainter* painter, const QRect& clip) const;
+    void draw_lane(QCPPainter* painter, const LaneSpans& lane, const RowGeometry& row, const QRect& clip);
+    void draw_box(QCPPainter* painter, const Span& span, double x0, double x1, const RowGeometry& row) const;
+    void draw_fold(QCPPainter* painter, double x0, double x1, std::size_t count, const QColor& color,
+                   const RowGeometry& row) const;
+    void draw_highlight(QCPPainter* painter, const QRect& clip) const;
+
+    const SpanStore& store_;
+    TimeNs origin_ = 0;
+    std::vector<Span> highlight_;
+    bool labels_ = true;
+    DrawStats stats_;
+    // Pixel transform of the current draw: x = left_ + (seconds - lower_) * scale_.
+    double left_ = 0, lower_ = 0, scale_ = 1;
+};
+
+}  // namespace pinscope::ui

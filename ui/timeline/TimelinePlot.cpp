@@ -1,0 +1,282 @@
+#include "timeline/TimelinePlot.h"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+#include "export/ExportFormat.h"
+#include "style/AppStyle.h"
+#include "style/StagePalette.h"
+#include "timeline/SpanPlottable.h"
+#include "timeline/StageLegendElement.h"
+
+namespace pinscope::ui {
+
+namespace {
+
+constexpr double kMinWindow = 0.002;
+constexpr double kMaxWindow = 120;
+constexpr int kClickSlopPx = 4;
+constexpr TimeNs kBatchSearchRadius = 10'000'000'000;  // a batch's stages lie within seconds of each other
+
+QString human_bytes(std::uint64_t bytes) {
+    const double b = static_cast<double>(bytes);
+    if (b >= 1e9) return QStringLiteral("%1 GB").arg(b / 1e9, 0, 'f', 2);
+    if (b >= 1e6) return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
+    if (b >= 1e3) return QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 B").arg(bytes);
+}
+
+QString human_duration(TimeNs ns) {
+    const double d = static_cast<double>(ns);
+    if (d >= 1e9) return QStringLiteral("%1 s").arg(d / 1e9, 0, 'f', 3);
+    if (d >= 1e6) return QStringLiteral("%1 ms").arg(d / 1e6, 0, 'f', 3);
+    return QStringLiteral("%1 µs").arg(d / 1e3, 0, 'f', 1);
+}
+
+QColor marker_color(const QString& text) {
+    if (text.startsWith(QStringLiteral("reconfigured"))) return QColor(0x2F, 0x6F, 0xDB);
+    if (text.contains(QStringLiteral("failed")) || text.contains(QStringLiteral("error"))) return QColor(0xC6, 0x28, 0x28);
+    return QColor(0xD9, 0x7A, 0x00);
+}
+
+QString marker_label(const std::string& text) {
+    QString label = QString::fromStdString(text);
+    label.replace(QStringLiteral(" -> "), QStringLiteral(" → "));
+    return label;
+}
+
+}  // namespace
+
+TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
+    : QCustomPlot(parent), store_(store), lane_ticker_(new QCPAxisTickerText) {
+    setNoAntialiasingOnDrag(true);
+    setPlottingHint(QCP::phCacheLabels, true);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+
+    legend_ = new StageLegendElement(this);
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, legend_);
+    plotLayout()->setRowSpacing(0);
+
+    spans_ = new SpanPlottable(xAxis, yAxis, store_);
+
+    const QFont tick_font = app_font(9);
+    xAxis->setTickLabelFont(tick_font);
+    xAxis->setLabelFont(app_font(9));
+    xAxis->setLabel(QStringLiteral("time since start (s)"));
+    xAxis->grid()->setPen(QPen(QColor(0xDD, 0xE1, 0xE6), 1, Qt::DotLine));
+    xAxis->setRange(0, live_window_s_);
+    yAxis->setTicker(lane_ticker_);
+    yAxis->setTickLabelFont(app_font(10));
+    yAxis->setRangeReversed(true);
+    yAxis->setRange(-0.5, 4.5);
+    yAxis->grid()->setVisible(false);
+    yAxis->setSubTicks(false);
+    yAxis->setTickLength(0, 0);
+    yAxis->setBasePen(QPen(QColor(0xB0, 0xB6, 0xBE)));
+    xAxis->setBasePen(QPen(QColor(0xB0, 0xB6, 0xBE)));
+    axisRect()->setRangeDrag(Qt::Horizontal);
+    axisRect()->setRangeZoom(Qt::Horizontal);
+
+    empty_hint_ = new QCPItemText(this);
+    empty_hint_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    empty_hint_->position->setCoords(0.5, 0.5);
+    empty_hint_->setFont(app_font(12));
+    empty_hint_->setColor(QColor(0x6A, 0x73, 0x7D));
+    empty_hint_->setText(QStringLiteral("Press Start (F5): batches will appear here as workers, the pin thread,\n"
+                                        "the consumer and the GPU's streams handle them."));
+    empty_hint_->setTextAlignment(Qt::AlignCenter);
+    set_frozen(false);
+}
+
+QRect TimelinePlot::lanes_rect() const { return axisRect()->rect(); }
+
+void TimelinePlot::reset(TimeNs origin) {
+    spans_->set_origin(origin);
+    for (auto& m : markers_) {
+        removeItem(m.line);
+        removeItem(m.label);
+    }
+    markers_.clear();
+    select_batch(std::nullopt);
+    xAxis->setRange(0, live_window_s_);
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::add_markers(const std::vector<Marker>& markers) {
+    for (const Marker& marker : markers) {
+        const double t = static_cast<double>(marker.time - spans_->origin()) * 1e-9;
+        const QString text = marker_label(marker.text);
+        const QColor color = marker_color(text);
+        auto* line = new QCPItemStraightLine(this);
+        line->point1->setCoords(t, 0);
+        line->point2->setCoords(t, 1);
+        line->setPen(QPen(color, 1.5, Qt::DashLine));
+        auto* label = new QCPItemText(this);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setText(text);
+        label->setFont(app_font(9));
+        label->setColor(color.darker(130));
+        label->setBrush(QColor(255, 255, 255, 230));
+        label->setPen(QPen(color));
+        label->setPadding(QMargins(4, 2, 4, 2));
+        label->setClipToAxisRect(true);
+        markers_.push_back({line, label});
+    }
+    if (markers.empty()) return;
+    place_marker_labels();
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::place_marker_labels() {
+    // Labels of markers close in time go on different lines, so that they do not cover each other.
+    for (std::size_t i = 0; i < markers_.size(); ++i) {
+        const double t = markers_[i].line->point1->key();
+        markers_[i].label->position->setCoords(t, 0.02 + 0.07 * static_cast<double>(i % 4));
+    }
+}
+
+QStringList TimelinePlot::marker_texts() const {
+    QStringList texts;
+    for (const auto& m : markers_) texts << m.label->text();
+    return texts;
+}
+
+void TimelinePlot::update_lane_ticks() {
+    std::vector<Lane> lanes;
+    for (const auto& lane : store_.lanes()) lanes.push_back(lane.lane);
+    if (lanes == ticked_lanes_) return;
+    ticked_lanes_ = lanes;
+    QVector<double> ticks;
+    QVector<QString> labels;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        ticks << static_cast<double>(i);
+        labels << lane_label(lanes[i]) + QStringLiteral("  ");
+    }
+    lane_ticker_->setTicks(ticks, labels);
+    yAxis->setRange(-0.5, std::max<double>(static_cast<double>(lanes.size()), 1) - 0.5);
+}
+
+void TimelinePlot::refresh(double now_s, bool moving) {
+    const bool labels = frozen_ || !moving;
+    const bool labels_changed = labels != spans_->labels();
+    spans_->set_labels(labels);
+    const std::size_t lanes_before = ticked_lanes_.size();
+    update_lane_ticks();
+    empty_hint_->setVisible(store_.empty());
+    // Frozen, the picture only changes when a lane appears; pans and zooms replot by themselves.
+    if (frozen_ && ticked_lanes_.size() == lanes_before && !labels_changed) return;
+    if (!frozen_) xAxis->setRange(now_s - live_window_s_, now_s);
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::set_frozen(bool frozen) {
+    frozen_ = frozen;
+    setInteractions(frozen ? QCP::Interactions(QCP::iRangeDrag | QCP::iRangeZoom) : QCP::Interactions());
+    setCursor(frozen ? Qt::OpenHandCursor : Qt::ArrowCursor);
+}
+
+void TimelinePlot::set_live_window(double seconds) {
+    live_window_s_ = std::clamp(seconds, kMinWindow, kMaxWindow);
+    emit liveWindowChanged(live_window_s_);
+}
+
+void TimelinePlot::show_all() {
+    bool found = false;
+    const QCPRange range = spans_->getKeyRange(found);
+    if (found) xAxis->setRange(range.lower, std::max(range.upper, range.lower + kMinWindow));
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::select_batch(std::optional<std::uint64_t> batch, TimeNs around) {
+    selected_batch_ = batch;
+    spans_->set_highlight(batch ? store_.spans_of_batch(*batch, around, kBatchSearchRadius) : std::vector<Span>{});
+    emit batchSelected(batch);
+    replot(rpQueuedReplot);
+}
+
+std::optional<Span> TimelinePlot::span_at(const QPoint& pos) const {
+    if (!axisRect()->rect().contains(pos)) return std::nullopt;
+    return spans_->span_at(QPointF(pos));
+}
+
+QString TimelinePlot::describe(const Span& span) const {
+    QString text = QStringLiteral("<b>batch %1</b> · %2<br>%3<br>start %4 s · %5")
+                       .arg(span.batch)
+                       .arg(stage_label(span.stage).toHtmlEscaped(), lane_label(span.lane).toHtmlEscaped())
+                       .arg(static_cast<double>(span.start - spans_->origin()) * 1e-9, 0, 'f', 6)
+                       .arg(human_duration(span.duration()));
+    if (span.bytes > 0) {
+        text += QStringLiteral("<br>%1").arg(human_bytes(span.bytes));
+        if (const auto rate = span_gb_per_s(span)) text += QStringLiteral(" · %1 GB/s").arg(*rate, 0, 'f', 2);
+    }
+    if (!is_device_lane(span.lane.kind)) {
+        text += QStringLiteral("<br>CPU %1 · NUMA node %2")
+                    .arg(span.cpu >= 0 ? QString::number(span.cpu) : QStringLiteral("?"),
+                         span.numa_node >= 0 ? QString::number(span.numa_node) : QStringLiteral("?"));
+    }
+    return text;
+}
+
+void TimelinePlot::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton) return;
+    const QPoint pos = event->pos();
+    const QPoint global = event->globalPosition().toPoint();
+    if (const auto span = span_at(pos)) {
+        QToolTip::showText(global, describe(*span), this);
+    } else if (const auto stage = legend_->stage_at(QPointF(pos))) {
+        QToolTip::showText(global, stage_description(*stage), this);
+    } else if (legend_->folded_entry_at(QPointF(pos))) {
+        QToolTip::showText(global,
+                           QStringLiteral("Spans narrower than %1 pixels are folded into one hatched block; zoom in "
+                                          "(mouse wheel) to see them one by one.")
+                               .arg(SpanPlottable::kMinBoxPx),
+                           this);
+    } else {
+        QToolTip::hideText();
+    }
+}
+
+void TimelinePlot::mousePressEvent(QMouseEvent* event) {
+    press_pos_ = event->pos();
+    if (frozen_ && event->button() == Qt::LeftButton) setCursor(Qt::ClosedHandCursor);
+    QCustomPlot::mousePressEvent(event);
+}
+
+void TimelinePlot::mouseReleaseEvent(QMouseEvent* event) {
+    QCustomPlot::mouseReleaseEvent(event);
+    if (frozen_) setCursor(Qt::OpenHandCursor);
+    if (event->button() != Qt::LeftButton || (event->pos() - press_pos_).manhattanLength() > kClickSlopPx) return;
+    if (!axisRect()->rect().contains(event->pos())) return;
+    if (const auto span = span_at(event->pos())) select_batch(span->batch, span->start);
+    else select_batch(std::nullopt);
+}
+
+void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event) {
+    press_pos_ = event->pos();  // a quick second click arrives as a double click: it still selects
+    QCustomPlot::mouseDoubleClickEvent(event);
+}
+
+void TimelinePlot::wheelEvent(QWheelEvent* event) {
+    if (frozen_) {
+        QCustomPlot::wheelEvent(event);
+        return;
+    }
+    // Live: the wheel sets how much of the past the view shows; its right edge stays at "now".
+    const double steps = event->angleDelta().y() / 120.0;
+    set_live_window(live_window_s_ * std::pow(0.85, steps));
+    event->accept();
+}
+
+void TimelinePlot::leaveEvent(QEvent* event) {
+    QToolTip::hideText();
+    QCustomPlot::leaveEvent(event);
+}
+
+}  // namespace pinscope::ui

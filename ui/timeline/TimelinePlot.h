@@ -1,0 +1,82 @@
+#pragma once
+// The timeline: one lane per worker, the pin thread, the consumer, the H2D stream and the compute
+// stream; spans coloured by stage; reconfigurations and warnings as marked vertical lines. Live,
+// it follows "now" (the wheel sets how many seconds it shows); frozen, it pans and zooms. Hovering
+// a span tells what it was; clicking one highlights its batch's whole path across the lanes.
+#include <optional>
+#include <vector>
+
+#include <qcustomplot.h>
+
+#include "model/SpanStore.h"
+#include "trace/Trace.h"
+
+namespace pinscope::ui {
+
+class SpanPlottable;
+class StageLegendElement;
+
+class TimelinePlot : public QCustomPlot {
+    Q_OBJECT
+
+public:
+    explicit TimelinePlot(const SpanStore& store, QWidget* parent = nullptr);
+
+    // A new run: forget markers and the selection.
+    void reset(TimeNs origin);
+    void add_markers(const std::vector<Marker>& markers);
+    // Brings lanes and (unless frozen) the time range up to date and asks for a replot. `moving`:
+    // the run goes on, so the view scrolls (and batch numbers, unreadable then, are left out).
+    void refresh(double now_s, bool moving = false);
+    void set_frozen(bool frozen);
+    bool frozen() const { return frozen_; }
+    void set_live_window(double seconds);
+    double live_window() const { return live_window_s_; }
+    // Shows everything the store holds (frozen views).
+    void show_all();
+    void select_batch(std::optional<std::uint64_t> batch, TimeNs around = 0);
+    std::optional<std::uint64_t> selected_batch() const { return selected_batch_; }
+    int marker_count() const { return static_cast<int>(markers_.size()); }
+    QStringList marker_texts() const;
+    // The span under a point of this widget, if any.
+    std::optional<Span> span_at(const QPoint& pos) const;
+    QString describe(const Span& span) const;
+    SpanPlottable* spans() const { return spans_; }
+    // The rectangle where the lanes are drawn, in widget coordinates.
+    QRect lanes_rect() const;
+
+signals:
+    void batchSelected(std::optional<std::uint64_t> batch);
+    void liveWindowChanged(double seconds);
+
+protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void update_lane_ticks();
+    void place_marker_labels();
+
+    struct MarkerItems {
+        QCPItemStraightLine* line;
+        QCPItemText* label;
+    };
+
+    const SpanStore& store_;
+    SpanPlottable* spans_;
+    StageLegendElement* legend_;
+    QCPItemText* empty_hint_;
+    QSharedPointer<QCPAxisTickerText> lane_ticker_;
+    std::vector<Lane> ticked_lanes_;
+    std::vector<MarkerItems> markers_;
+    bool frozen_ = false;
+    double live_window_s_ = 0.3;
+    std::optional<std::uint64_t> selected_batch_;
+    QPoint press_pos_;
+};
+
+}  // namespace pinscope::ui

@@ -1,0 +1,75 @@
+#include "window/DeviceBanner.h"
+
+#include "controls/DeviceChoices.h"
+#include "device/HardwareProfile.h"
+#include "style/AppStyle.h"
+
+namespace pinscope::ui {
+
+namespace {
+
+QString host_text(HostMode host) {
+    return host == HostMode::Modeled ? QStringLiteral("host work modelled from the profile")
+                                     : QStringLiteral("host work real (this machine)");
+}
+
+QString no_gpu_reason() {
+    const QString why = why_no_gpu();
+    return why.isEmpty() ? QString() : QStringLiteral(" · no real GPU here: %1").arg(why.toHtmlEscaped());
+}
+
+}  // namespace
+
+DeviceBanner::DeviceBanner(QWidget* parent) : QLabel(parent) {
+    setFont(app_font(10));
+    setTextFormat(Qt::RichText);
+    setWordWrap(true);
+    setMargin(6);
+}
+
+void DeviceBanner::show_text(bool emulated, const QString& text) {
+    emulated_ = emulated;
+    setStyleSheet(emulated ? QStringLiteral("QLabel { background: #FFF4D6; color: #5C4300; border: 1px solid #F0D68A; "
+                                            "border-radius: 4px; }")
+                           : QStringLiteral("QLabel { background: #E3F4E1; color: #1E4620; border: 1px solid #A9D8A5; "
+                                            "border-radius: 4px; }"));
+    setText(text);
+}
+
+void DeviceBanner::show_running(const DeviceInfo& info, HostMode host) {
+    if (info.kind == "cuda") {
+        show_text(false, QStringLiteral("<b>Real GPU:</b> %1 · %2 · %3")
+                             .arg(QString::fromStdString(info.name).toHtmlEscaped(),
+                                  QString::fromStdString(info.detail).toHtmlEscaped(), host_text(host)));
+        return;
+    }
+    show_text(true, QStringLiteral("<b>Emulated device</b> (no GPU is used): profile <b>%1</b>, %2 · %3%4")
+                        .arg(QString::fromStdString(info.profile).toHtmlEscaped(),
+                             QString::fromStdString(info.name).toHtmlEscaped(), host_text(host), no_gpu_reason()));
+}
+
+void DeviceBanner::show_selected(const LoaderConfig& config) {
+    const QString device = QString::fromStdString(config.device).toHtmlEscaped();
+    if (config.is_cuda()) {
+        show_text(false, QStringLiteral("<b>Real GPU</b> selected (%1) · press Start").arg(device));
+        return;
+    }
+    if (config.device.rfind("emulated", 0) != 0) {
+        show_text(true, QStringLiteral("Device <b>%1</b>: a real GPU if the engine finds one, else the emulated device "
+                                       "· press Start")
+                            .arg(device));
+        return;
+    }
+    const std::string name = config.device == "emulated" ? kDefaultProfile : config.device.substr(9);
+    QString description;
+    try {
+        description = QString::fromStdString(load_profile(name).description).toHtmlEscaped();
+    } catch (const std::exception& e) {
+        description = QString::fromStdString(e.what()).toHtmlEscaped();
+    }
+    show_text(true, QStringLiteral("<b>Emulated device</b> (no GPU is used): profile <b>%1</b>, %2 · %3%4 · press Start")
+                        .arg(QString::fromStdString(name).toHtmlEscaped(), description,
+                             host_text(config.effective_host()), no_gpu_reason()));
+}
+
+}  // namespace pinscope::ui

@@ -1,0 +1,27 @@
+#pragma once
+// A strip across the window that says plainly which device the numbers come from: a real GPU (its
+// name) or the emulated device (its profile, and why there is no real GPU).
+#include <QLabel>
+
+#include "config/LoaderConfig.h"
+#include "device/Device.h"
+
+namespace pinscope::ui {
+
+class DeviceBanner : public QLabel {
+    Q_OBJECT
+
+public:
+    explicit DeviceBanner(QWidget* parent = nullptr);
+    // The device a run uses (its info is known once it started).
+    void show_running(const DeviceInfo& info, HostMode host);
+    // The device a configuration would use, before Start.
+    void show_selected(const LoaderConfig& config);
+    bool is_emulated() const { return emulated_; }
+
+private:
+    void show_text(bool emulated, const QString& text);
+    bool emulated_ = true;
+};
+
+}  // namespace pinscope::ui

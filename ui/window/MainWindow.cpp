@@ -1,0 +1,436 @@
+#include "window/MainWindow.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
+#include "bandwidth/BandwidthPlot.h"
+#include "bandwidth/BandwidthView.h"
+#endif
+#include "config/ConfigJson.h"
+#include "config/ConfigValidation.h"
+#include "controls/ControlPanel.h"
+#include "export/ExportActions.h"
+#include "plots/FootprintPlot.h"
+#include "plots/InFlightPlot.h"
+#include "plots/ThroughputPlot.h"
+#include "plots/UtilisationPlot.h"
+#include "style/AppStyle.h"
+#include "timeline/TimelinePlot.h"
+#include "window/AppSettings.h"
+#include "window/DeviceBanner.h"
+#include "window/MetricsPanel.h"
+#include "window/PlotGrid.h"
+
+namespace pinscope::ui {
+
+namespace {
+
+QString join_changes(const LoaderConfig& before, const LoaderConfig& after) {
+    QStringList parts;
+    for (const auto& line : describe_changes(before, after)) parts << QString::fromStdString(line);
+    return parts.join(QStringLiteral(", ")).replace(QStringLiteral(" -> "), QStringLiteral(" → "));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(WindowOptions options, QWidget* parent)
+    : QMainWindow(parent),
+      options_(options),
+      settings_(std::make_unique<AppSettings>(options.persistent_settings)),
+      feed_(options.feed) {
+    setWindowTitle(QStringLiteral("pinscope"));
+    build_layout();
+    exports_ = new ExportActions(*this, feed_, *settings_);
+    build_actions();
+    wire_feed();
+    if (const auto config = settings_->last_config()) controls_->set_config(*config);
+    banner_->show_selected(controls_->config());
+    timeline_->set_live_window(settings_->live_window());
+    resize(1600, 1000);
+    restoreGeometry(settings_->window_geometry());
+    restoreState(settings_->window_state());
+    splitter_->restoreState(settings_->splitter_state());
+    update_run_state();
+}
+
+MainWindow::~MainWindow() { feed_.stop(); }
+
+void MainWindow::build_layout() {
+    controls_ = new ControlPanel;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(controls_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(300);
+    controls_->setMinimumWidth(0);
+    auto* dock = new QDockWidget(QStringLiteral("Configuration"), this);
+    dock->setObjectName(QStringLiteral("configuration"));
+    dock->setWidget(scroll);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    banner_ = new DeviceBanner;
+    metrics_ = new MetricsPanel;
+    timeline_ = new TimelinePlot(feed_.spans());
+    timeline_->setMinimumHeight(220);
+    footprint_ = new FootprintPlot;
+    throughput_ = new ThroughputPlot;
+    utilisation_ = new UtilisationPlot;
+    in_flight_ = new InFlightPlot;
+
+    for (TimeSeriesPlot* plot : time_plots()) plot->setMinimumSize(280, 150);
+    auto* plots = new PlotGrid({footprint_, throughput_, utilisation_, in_flight_});
+
+    splitter_ = new QSplitter(Qt::Vertical);
+    splitter_->addWidget(timeline_);
+    splitter_->addWidget(plots);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+    splitter_->setSizes({600, 400});  // the timeline is what people come for
+    splitter_->setChildrenCollapsible(false);
+
+    auto* live = new QWidget;
+    auto* live_layout = new QVBoxLayout(live);
+    live_layout->setContentsMargins(6, 6, 6, 6);
+    live_layout->setSpacing(6);
+    live_layout->addWidget(metrics_);
+    live_layout->addWidget(splitter_, 1);
+
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(live, QStringLiteral("Live"));
+#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
+    bandwidth_ = new BandwidthView;
+    tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
+#else
+    auto* missing = new QLabel(QStringLiteral("The bandwidth sweep is not in this build: it needs the engine's "
+                                              "bandwidth sweep (engine/bandwidth), which this checkout does not have."));
+    missing->setAlignment(Qt::AlignCenter);
+    missing->setWordWrap(true);
+    tabs_->addTab(missing, QStringLiteral("Bandwidth"));
+#endif
+
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(4);
+    layout->addWidget(banner_);
+    layout->addWidget(tabs_, 1);
+    setCentralWidget(central);
+
+    status_ = new QLabel;
+    statusBar()->addPermanentWidget(status_);
+}
+
+std::vector<std::pair<QString, QWidget*>> MainWindow::plots() const {
+    return {{QStringLiteral("timeline"), timeline_},
+            {QStringLiteral("pinned-memory"), footprint_},
+            {QStringLiteral("throughput"), throughput_},
+            {QStringLiteral("utilisation"), utilisation_},
+            {QStringLiteral("in-flight"), in_flight_},
+#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
+            {QStringLiteral("bandwidth"), &bandwidth_->plot()},
+#endif
+    };
+}
+
+TimeSeriesPlot& MainWindow::footprint_plot() const { return *footprint_; }
+
+std::array<TimeSeriesPlot*, 4> MainWindow::time_plots() const { return {footprint_, throughput_, utilisation_, in_flight_}; }
+
+void MainWindow::build_actions() {
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
+    QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    QToolBar* bar = addToolBar(QStringLiteral("Run"));
+    bar->setObjectName(QStringLiteral("run toolbar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    start_stop_ = run->addAction(style()->standardIcon(QStyle::SP_MediaPlay), QStringLiteral("Start"));
+    start_stop_->setShortcut(Qt::Key_F5);
+    connect(start_stop_, &QAction::triggered, this, [this] { feed_.running() ? stop() : static_cast<void>(start()); });
+    freeze_ = run->addAction(style()->standardIcon(QStyle::SP_MediaPause), QStringLiteral("Freeze view"));
+    freeze_->setCheckable(true);
+    freeze_->setShortcut(Qt::Key_F6);
+    freeze_->setToolTip(QStringLiteral("Stop following the engine to pan and zoom (drag, wheel); the engine keeps running (F6)"));
+    connect(freeze_, &QAction::toggled, this, &MainWindow::set_frozen);
+    run->addSeparator();
+    QAction* reset = run->addAction(QStringLiteral("Reset configuration to defaults"));
+    connect(reset, &QAction::triggered, this, &MainWindow::reset_config);
+    connect(controls_, &ControlPanel::resetRequested, this, &MainWindow::reset_config);
+
+    whole_run_ = view->addAction(style()->standardIcon(QStyle::SP_TitleBarMaxButton), QStringLiteral("Show whole run"));
+    whole_run_->setShortcut(Qt::Key_Home);
+    connect(whole_run_, &QAction::triggered, this, [this] {
+        set_frozen(true);
+        timeline_->show_all();
+    });
+    QAction* clear_selection = view->addAction(QStringLiteral("Clear batch highlight"));
+    clear_selection->setShortcut(Qt::Key_Escape);
+    connect(clear_selection, &QAction::triggered, this, [this] { timeline_->select_batch(std::nullopt); });
+
+    QAction* load = file->addAction(QStringLiteral("Open configuration…"));
+    load->setShortcut(QKeySequence::Open);
+    connect(load, &QAction::triggered, this, &MainWindow::load_config_file);
+    QAction* save = file->addAction(QStringLiteral("Save configuration…"));
+    save->setShortcut(QKeySequence::Save);
+    connect(save, &QAction::triggered, this, &MainWindow::save_config_file);
+    file->addSeparator();
+    QAction* shot = file->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), QStringLiteral("Screenshot of the window…"));
+    shot->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    connect(shot, &QAction::triggered, exports_, &ExportActions::screenshot_window);
+    QMenu* plot_shots = file->addMenu(QStringLiteral("Screenshot of a plot"));
+    int key = Qt::Key_1;
+    for (const auto& [name, widget] : plots()) {
+        QAction* a = plot_shots->addAction(QStringLiteral("%1…").arg(name));
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));
+        connect(a, &QAction::triggered, this, [this, n = name, w = widget] { exports_->screenshot_plot(w, n); });
+    }
+    QMenu* scale = file->addMenu(QStringLiteral("Screenshot scale"));
+    auto* scales = new QActionGroup(this);
+    for (double s : {1.0, 1.5, 2.0, 3.0}) {
+        QAction* a = scale->addAction(QStringLiteral("%1×").arg(s));
+        a->setCheckable(true);
+        a->setChecked(std::abs(settings_->screenshot_scale() - s) < 0.01);
+        scales->addAction(a);
+        connect(a, &QAction::triggered, this, [this, s] { settings_->set_screenshot_scale(s); });
+    }
+    file->addSeparator();
+    QAction* csv = file->addAction(QStringLiteral("Export spans and counters (CSV)…"));
+    csv->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(csv, &QAction::triggered, exports_, &ExportActions::csv);
+    QAction* trace = file->addAction(QStringLiteral("Export Chrome trace (Perfetto)…"));
+    trace->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    connect(trace, &QAction::triggered, exports_, &ExportActions::chrome_trace);
+    QAction* summary = file->addAction(QStringLiteral("Export summary (JSON)…"));
+    connect(summary, &QAction::triggered, exports_, &ExportActions::summary);
+    file->addSeparator();
+    QAction* quit = file->addAction(QStringLiteral("Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QAction* keys = help->addAction(QStringLiteral("Keyboard shortcuts"));
+    keys->setShortcut(QKeySequence::HelpContents);
+    connect(keys, &QAction::triggered, this, &MainWindow::show_shortcuts);
+
+    bar->addAction(start_stop_);
+    bar->addAction(freeze_);
+    bar->addAction(whole_run_);
+    bar->addSeparator();
+    QAction* shot_button = bar->addAction(shot->icon(), QStringLiteral("Screenshot"));
+    shot_button->setToolTip(QStringLiteral("Save the window as PNG, SVG or PDF (Ctrl+P)"));
+    connect(shot_button, &QAction::triggered, shot, &QAction::trigger);
+    connect(exports_, &ExportActions::saved, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(controls_, &ControlPanel::configEdited, this, &MainWindow::config_edited);
+    connect(timeline_, &TimelinePlot::liveWindowChanged, this, [this](double s) { settings_->set_live_window(s); });
+}
+
+void MainWindow::wire_feed() {
+    connect(&feed_, &EngineFeed::started, this, [this] {
+        timeline_->reset(feed_.origin());
+        for (TimeSeriesPlot* plot : time_plots())
+            plot->reset(feed_.origin());
+        metrics_->clear();
+        banner_->show_running(feed_.device_info(), feed_.engine_config().effective_host());
+        update_run_state();
+    });
+    connect(&feed_, &EngineFeed::polled, this, [this](const TraceDelta& delta) {
+        timeline_->add_markers(delta.markers);
+        for (TimeSeriesPlot* plot : time_plots())
+            plot->add_markers(delta.markers);
+        footprint_->add_counters(delta.counters);
+        in_flight_->add_counters(delta.counters);
+        // The timeline moves at the poll rate; the plots and the status line at a third of it,
+        // which reads the same and leaves the CPU to the engine.
+        refresh_views(++frames_ % kPlotFrameDivider == 0);
+    });
+    connect(&feed_, &EngineFeed::metricsSampled, this, [this](double t, const Metrics& window) {
+        throughput_->add_metrics(t, window);
+        utilisation_->add_metrics(t, window);
+    });
+    connect(&feed_, &EngineFeed::summaryUpdated, this, [this](const RunSummary& summary) {
+        metrics_->set_window(feed_.window_metrics());  // numbers people read: four times a second
+        metrics_->set_summary(summary);
+        const double t = feed_.now_s();
+        footprint_->add_summary(t, summary);
+        in_flight_->add_limit(t, summary.config);
+        if (feed_.device_info().kind != summary.device.kind || feed_.device_info().name != summary.device.name)
+            banner_->show_running(summary.device, summary.host);
+    });
+    connect(&feed_, &EngineFeed::ended, this, [this] {
+        refresh_views();
+        update_run_state();
+        const RunSummary& s = feed_.summary();
+        statusBar()->showMessage(s.error.empty() ? QStringLiteral("Run ended after %1 s: %2 batches, %3 batches/s")
+                                                       .arg(s.metrics.wall_s, 0, 'f', 1)
+                                                       .arg(s.metrics.batches)
+                                                       .arg(s.metrics.batches_per_s, 0, 'f', 1)
+                                                 : QStringLiteral("Run failed: %1").arg(QString::fromStdString(s.error)));
+    });
+    connect(&feed_, &EngineFeed::engineMessage, this, [this](Severity severity, const QString& text) {
+        if (severity == Severity::Error) report_error(QStringLiteral("The engine reported an error"), text);
+        else statusBar()->showMessage(text, 10000);
+    });
+}
+
+void MainWindow::refresh_views(bool plots_too) {
+    const double now = feed_.now_s();
+    timeline_->refresh(now, feed_.running());
+    if (!plots_too) return;
+    for (TimeSeriesPlot* plot : time_plots())
+        plot->refresh(now);
+    const SpanStore& spans = feed_.spans();
+    status_->setText(QStringLiteral("%1 · %2 s · %3 spans held%4")
+                         .arg(feed_.running() ? QStringLiteral("running") : QStringLiteral("stopped"))
+                         .arg(now, 0, 'f', 1)
+                         .arg(QLocale().toString(static_cast<qulonglong>(spans.size())))
+                         .arg(spans.dropped() ? QStringLiteral(" (%1 oldest let go)").arg(QLocale().toString(static_cast<qulonglong>(spans.dropped())))
+                                              : QString()));
+}
+
+void MainWindow::update_run_state() {
+    const bool running = feed_.running();
+    start_stop_->setText(running ? QStringLiteral("Stop") : QStringLiteral("Start"));
+    start_stop_->setIcon(style()->standardIcon(running ? QStyle::SP_MediaStop : QStyle::SP_MediaPlay));
+    start_stop_->setToolTip(running ? QStringLiteral("Stop the run: the engine drains and frees every pinned block (F5)")
+                                    : QStringLiteral("Start a run with this configuration (F5)"));
+    if (!feed_.has_run()) status_->setText(QStringLiteral("ready"));
+}
+
+bool MainWindow::start() {
+    controls_->flush();
+    const LoaderConfig config = controls_->config();
+    try {
+        feed_.start(config);
+    } catch (const std::exception& e) {
+        report_error(QStringLiteral("Cannot start"), QString::fromStdString(e.what()));
+        update_run_state();
+        return false;
+    }
+    set_frozen(false);
+    statusBar()->showMessage(QStringLiteral("Running"), 3000);
+    return true;
+}
+
+void MainWindow::stop() {
+    feed_.stop();
+    update_run_state();
+}
+
+void MainWindow::set_frozen(bool frozen) {
+    if (freeze_->isChecked() != frozen) {
+        freeze_->setChecked(frozen);  // comes back here through toggled
+        return;
+    }
+    timeline_->set_frozen(frozen);
+    for (TimeSeriesPlot* plot : time_plots())
+        plot->set_frozen(frozen);
+    freeze_->setText(frozen ? QStringLiteral("Follow live") : QStringLiteral("Freeze view"));
+    refresh_views();
+}
+
+void MainWindow::config_edited(const LoaderConfig& config) {
+    settings_->set_last_config(config);
+    if (!feed_.running()) {
+        banner_->show_selected(config);
+        return;
+    }
+    const QString changes = join_changes(feed_.engine_config(), config);
+    try {
+        feed_.reconfigure(config);
+        statusBar()->showMessage(QStringLiteral("Reconfiguring: %1").arg(changes), 5000);
+    } catch (const std::exception& e) {
+        report_error(QStringLiteral("Cannot apply the change"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::set_config(const LoaderConfig& config) {
+    controls_->set_config(config);
+    config_edited(controls_->config());
+}
+
+void MainWindow::reset_config() {
+    settings_->forget_config();
+    LoaderConfig config;
+    config.device = controls_->config().device;  // the device stays: resetting should not switch GPUs
+    config.seconds = ControlPanel::kUntilStoppedSeconds;
+    set_config(config);
+}
+
+void MainWindow::report_error(const QString& title, const QString& text) {
+    statusBar()->showMessage(QStringLiteral("%1: %2").arg(title, text), 15000);
+    emit errorReported(QStringLiteral("%1: %2").arg(title, text));
+    if (options_.dialogs) QMessageBox::critical(this, title, text);
+}
+
+void MainWindow::load_config_file() {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a configuration"), settings_->last_folder(),
+                                                      QStringLiteral("pinscope configuration (*.json)"));
+    if (path.isEmpty()) return;
+    settings_->set_last_folder(QFileInfo(path).absolutePath());
+    try {
+        const LoaderConfig config = pinscope::load_config_file(path.toStdString());
+        validate(config);
+        set_config(config);
+    } catch (const std::exception& e) {
+        report_error(QStringLiteral("Cannot open the configuration"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::save_config_file() {
+    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save the configuration"),
+                                                      QDir(settings_->last_folder()).filePath(QStringLiteral("pinscope-config.json")),
+                                                      QStringLiteral("pinscope configuration (*.json)"));
+    if (path.isEmpty()) return;
+    settings_->set_last_folder(QFileInfo(path).absolutePath());
+    try {
+        pinscope::save_config_file(path.toStdString(), controls_->config());
+        statusBar()->showMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), 8000);
+    } catch (const std::exception& e) {
+        report_error(QStringLiteral("Cannot save the configuration"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::show_shortcuts() {
+    QMessageBox::information(
+        this, QStringLiteral("Keyboard shortcuts"),
+        QStringLiteral("<table cellpadding=3>"
+                       "<tr><td><b>F5</b></td><td>Start / Stop</td></tr>"
+                       "<tr><td><b>F6</b></td><td>Freeze view / follow live (the engine keeps running)</td></tr>"
+                       "<tr><td><b>Home</b></td><td>Show the whole run (freezes the view)</td></tr>"
+                       "<tr><td><b>Wheel</b></td><td>Live: how many seconds the timeline shows; frozen: zoom</td></tr>"
+                       "<tr><td><b>Drag</b></td><td>Frozen: pan</td></tr>"
+                       "<tr><td><b>Click a span</b></td><td>Highlight its batch across the lanes; Esc clears</td></tr>"
+                       "<tr><td><b>Ctrl+P</b></td><td>Screenshot of the window (PNG, SVG, PDF)</td></tr>"
+                       "<tr><td><b>Ctrl+1…%1</b></td><td>Screenshot of the timeline or of one plot</td></tr>"
+                       "<tr><td><b>Ctrl+E</b></td><td>Export spans and counters (CSV)</td></tr>"
+                       "<tr><td><b>Ctrl+T</b></td><td>Export the Chrome trace (Perfetto)</td></tr>"
+                       "<tr><td><b>Ctrl+O / Ctrl+S</b></td><td>Open / save a configuration</td></tr>"
+                       "</table>")
+            .arg(plots().size()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    feed_.stop();
+    settings_->save_window(saveGeometry(), saveState(), splitter_->saveState());
+    event->accept();
+}
+
+}  // namespace pinscope::ui

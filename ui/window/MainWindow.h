@@ -1,0 +1,109 @@
+#pragma once
+// The pinscope window: the configuration on the left, the device banner and the numbers on top,
+// the timeline and the plots in the middle, exports in the File menu. Start, Stop and Freeze view
+// in the toolbar; every configuration change applies to the running engine at once.
+#include <QMainWindow>
+
+#include <array>
+#include <memory>
+
+#include "adapter/EngineFeed.h"
+#include "config/LoaderConfig.h"
+
+class QAction;
+class QLabel;
+class QSplitter;
+class QTabWidget;
+
+namespace pinscope::ui {
+
+class AppSettings;
+class BandwidthView;
+class ControlPanel;
+class DeviceBanner;
+class ExportActions;
+class FootprintPlot;
+class InFlightPlot;
+class MetricsPanel;
+class ThroughputPlot;
+class TimelinePlot;
+class TimeSeriesPlot;
+class UtilisationPlot;
+
+struct WindowOptions {
+    bool persistent_settings = true;  // false: headless runs and tests read and write no settings
+    bool dialogs = true;              // false: errors go to errorReported only, never a message box
+    FeedOptions feed;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(WindowOptions options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Starts a run with the configuration the controls show; false (and the error reported) when
+    // the engine refused it.
+    bool start();
+    void stop();
+    void set_frozen(bool frozen);
+    void set_config(const LoaderConfig& config);
+    void reset_config();
+
+    EngineFeed& feed() { return feed_; }
+    ControlPanel& controls() const { return *controls_; }
+    TimelinePlot& timeline() const { return *timeline_; }
+    DeviceBanner& banner() const { return *banner_; }
+    MetricsPanel& metrics() const { return *metrics_; }
+    ExportActions& exports() const { return *exports_; }
+    // The timeline and the plots, each with a name for files and menus.
+    std::vector<std::pair<QString, QWidget*>> plots() const;
+    TimeSeriesPlot& footprint_plot() const;
+    // The Bandwidth tab; null when this build has no bandwidth sweep.
+    BandwidthView* bandwidth() const { return bandwidth_; }
+    QTabWidget& tabs() const { return *tabs_; }
+
+signals:
+    void errorReported(const QString& text);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    std::array<TimeSeriesPlot*, 4> time_plots() const;
+    void build_layout();
+    void build_actions();
+    void wire_feed();
+    void config_edited(const LoaderConfig& config);
+    void refresh_views(bool plots_too = true);
+    void update_run_state();
+    void report_error(const QString& title, const QString& text);
+    void load_config_file();
+    void save_config_file();
+    void show_shortcuts();
+
+    WindowOptions options_;
+    std::unique_ptr<AppSettings> settings_;
+    EngineFeed feed_;
+    ControlPanel* controls_ = nullptr;
+    DeviceBanner* banner_ = nullptr;
+    MetricsPanel* metrics_ = nullptr;
+    TimelinePlot* timeline_ = nullptr;
+    FootprintPlot* footprint_ = nullptr;
+    ThroughputPlot* throughput_ = nullptr;
+    UtilisationPlot* utilisation_ = nullptr;
+    InFlightPlot* in_flight_ = nullptr;
+    BandwidthView* bandwidth_ = nullptr;
+    QSplitter* splitter_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    ExportActions* exports_ = nullptr;
+    QLabel* status_ = nullptr;
+    QAction* start_stop_ = nullptr;
+    QAction* freeze_ = nullptr;
+    QAction* whole_run_ = nullptr;
+    static constexpr unsigned kPlotFrameDivider = 3;
+    unsigned frames_ = 0;
+};
+
+}  // namespace pinscope::ui

@@ -1,0 +1,38 @@
+#pragma once
+// The numbers at a glance, over the engine's last second (large) and the whole run (small):
+// batches/s, H2D GB/s, GPU busy, copy hidden, data wait, pinned in use / peak / budget.
+#include <QWidget>
+
+#include "metrics/Metrics.h"
+#include "runner/RunRecord.h"
+
+class QLabel;
+
+namespace pinscope::ui {
+
+class MetricsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit MetricsPanel(QWidget* parent = nullptr);
+    void set_window(const Metrics& window);
+    void set_summary(const RunSummary& summary);
+    void clear();
+    // The large value of a tile, by its title (tests).
+    QString value_of(const QString& title) const;
+
+private:
+    struct Tile {
+        QString title;
+        QLabel* value;
+        QLabel* detail;
+    };
+    Tile& add_tile(const QString& title, const QString& tip);
+    Tile& tile(const QString& title);
+
+    std::vector<Tile> tiles_;
+    RunSummary summary_;
+    Metrics window_;
+};
+
+}  // namespace pinscope::ui
