@@ -122,7 +122,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "; memcpy on one thread, pageable to pageable (" + size_text(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "), into cudaHostAlloc'd memory (" + size_text(kCalibrationBatchBytes) +
             ") and into freshly allocated pageable memory, page faults included (" +
-            size_text(kCalibrationBatchBytes) + "). ";
+            size_text(kCalibrationBatchBytes) + "); the same two with every core copying at once, in total. ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -190,7 +190,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 12);
+    Steps steps(progress, 13);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -218,6 +218,11 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     const std::size_t memcpy_bytes = options.memcpy_bytes > 0 ? options.memcpy_bytes : memcpy_buffer_bytes();
     profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
     profile.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
+    steps.next("host memcpy, every core at once");
+    profile.all_cores_memcpy_gb_per_s =
+        measure_all_cores_gb_per_s(cores.cores, kCalibrationBatchBytes, false, kMemcpySamples);
+    profile.all_cores_first_touch_gb_per_s =
+        measure_all_cores_gb_per_s(cores.cores, kCalibrationBatchBytes, true, kMemcpySamples);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

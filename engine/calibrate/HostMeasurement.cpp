@@ -92,6 +92,33 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples) {
     return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
 }
 
+double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_touch, int samples) {
+    threads = std::max(1, threads);
+    bytes = std::max<std::size_t>(bytes, 1);
+    std::vector<PageableBuffer> sources, targets;
+    for (int t = 0; t < threads; ++t) {
+        sources.push_back(allocate_pageable(bytes));
+        std::memset(sources.back().get(), 1, bytes);
+        targets.push_back(allocate_pageable(bytes));
+        std::memset(targets.back().get(), 0, bytes);
+    }
+    std::vector<double> rates;
+    for (int round = 0; round <= std::max(1, samples); ++round) {
+        if (first_touch)
+            for (PageableBuffer& target : targets) target = allocate_pageable(bytes);
+        std::vector<std::thread> copiers;
+        const TimeNs start = now_ns();
+        for (int t = 0; t < threads; ++t)
+            copiers.emplace_back([&, t] { std::memcpy(targets[t].get(), sources[t].get(), bytes); });
+        for (std::thread& copier : copiers) copier.join();
+        const TimeNs end = now_ns();
+        if (round > 0)  // the first round is warm-up
+            rates.push_back(static_cast<double>(bytes) * threads / static_cast<double>(std::max<TimeNs>(1, end - start)));
+    }
+    std::sort(rates.begin(), rates.end());
+    return rates[rates.size() / 2];
+}
+
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {
     bytes = std::max<std::size_t>(bytes, 1);
     const PageableBuffer source = allocate_pageable(bytes);

@@ -30,4 +30,8 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 // as it is written, as a batch's new buffer does): the median of `samples`, in GB/s.
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 
+// `threads` threads at once, each copying `bytes` per copy (into fresh buffers when `first_touch`):
+// their total GB/s, the median of `samples` rounds.
+double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_touch, int samples);
+
 }  // namespace pinscope

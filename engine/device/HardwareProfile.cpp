@@ -227,8 +227,10 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.host_cores = static_cast<int>(host.number("cores", kCores));
     profile.memcpy_gb_per_s = host.number("memcpy_gb_per_s", kBandwidth);
     profile.memcpy_to_pinned_gb_per_s = host.number("memcpy_to_pinned_gb_per_s", kBandwidth);
-    profile.first_touch_gb_per_s =
-        host.has("first_touch_gb_per_s") ? host.number("first_touch_gb_per_s", kBandwidth) : 0.0;
+    const auto optional_rate = [&](const char* key) { return host.has(key) ? host.number(key, kBandwidth) : 0.0; };
+    profile.first_touch_gb_per_s = optional_rate("first_touch_gb_per_s");
+    profile.all_cores_memcpy_gb_per_s = optional_rate("all_cores_memcpy_gb_per_s");
+    profile.all_cores_first_touch_gb_per_s = optional_rate("all_cores_first_touch_gb_per_s");
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);
@@ -267,6 +269,10 @@ json to_json(const HardwareProfile& profile) {
          }},
     };
     if (profile.first_touch_gb_per_s > 0) written["host"]["first_touch_gb_per_s"] = profile.first_touch_gb_per_s;
+    if (profile.all_cores_memcpy_gb_per_s > 0)
+        written["host"]["all_cores_memcpy_gb_per_s"] = profile.all_cores_memcpy_gb_per_s;
+    if (profile.all_cores_first_touch_gb_per_s > 0)
+        written["host"]["all_cores_first_touch_gb_per_s"] = profile.all_cores_first_touch_gb_per_s;
     // The optional curves, where they say something the pinned ones do not.
     const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {
         if (curve.empty()) return;

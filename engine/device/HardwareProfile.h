@@ -47,6 +47,10 @@ struct HardwareProfile {
     // One thread, into freshly allocated pageable memory, its page faults included: what collating
     // into a new batch costs (a fresh 38.5 MB buffer faults in every page). 0: as memcpy_gb_per_s.
     double first_touch_gb_per_s = 0;
+    // Every core copying at once, in total: what host threads share. A copy among k running at
+    // once gets at most a k-th of it. 0: not measured, no sharing modelled.
+    double all_cores_memcpy_gb_per_s = 0;
+    double all_cores_first_touch_gb_per_s = 0;
     SizeCurve host_alloc_us;                // cudaHostAlloc
     SizeCurve free_host_us;                 // cudaFreeHost
     SizeCurve host_register_us;             // cudaHostRegister
