@@ -61,8 +61,12 @@ TEST_F(CudaDeviceTiming, EachCopyStartsAfterItsIssueAndEachKernelAfterItsCopy) {
         EXPECT_GE(kernel.start, copy.end - tol) << "batch " << batch;
         EXPECT_GE(kernel.start, times.compute_issued - tol) << "batch " << batch;
         EXPECT_GE(kernel.end - kernel.start, 200'000) << "batch " << batch;
-        if (times.seen_done != 0) EXPECT_LE(kernel.end, times.seen_done + tol) << "batch " << batch;
-        if (batch > 0) EXPECT_GE(kernel.start, kernels.at(batch - 1).end - tol) << "batch " << batch;
+        if (times.seen_done != 0) {
+            EXPECT_LE(kernel.end, times.seen_done + tol) << "batch " << batch;
+        }
+        if (batch > 0) {
+            EXPECT_GE(kernel.start, kernels.at(batch - 1).end - tol) << "batch " << batch;
+        }
     }
     device->free_pinned(host);
 }

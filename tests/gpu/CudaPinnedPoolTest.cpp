@@ -34,7 +34,9 @@ TEST_F(CudaPinnedPool, NeverHandsOutABlockBeforeItsCopyCompletes) {
             // The next batch asks at once, and writes into whatever it gets, as a worker does.
             std::optional<PinnedBlock> next = pool.allocate(kBytes, stop);
             ASSERT_TRUE(next);
-            if (next->ptr == block->ptr) EXPECT_TRUE(device->is_complete(copy)) << "batch " << batch;
+            if (next->ptr == block->ptr) {
+                EXPECT_TRUE(device->is_complete(copy)) << "batch " << batch;
+            }
             std::memset(next->ptr, 0xA5, kBytes);
             EXPECT_EQ(device->kernel_record(compute).checksum, sent) << "batch " << batch;
             pool.release(*next, 0);
