@@ -4,7 +4,8 @@
 
 namespace pinscope::ui {
 
-BandwidthSweepRunner::BandwidthSweepRunner(QObject* parent) : QObject(parent) {}
+BandwidthSweepRunner::BandwidthSweepRunner(BandwidthSweepFunction sweep, QObject* parent)
+    : QObject(parent), sweep_(std::move(sweep)) {}
 
 BandwidthSweepRunner::~BandwidthSweepRunner() {
     cancel_ = true;
@@ -26,7 +27,7 @@ bool BandwidthSweepRunner::start(const BandwidthOptions& options) {
         // Everything is handed to the GUI thread by queued calls; this thread touches no widget.
         const auto post = [this](auto function) { QMetaObject::invokeMethod(this, std::move(function), Qt::QueuedConnection); };
         try {
-            BandwidthResult result = run_bandwidth_sweep(options, [&](double fraction, const BandwidthPoint& point) {
+            BandwidthResult result = sweep_(options, [&](double fraction, const BandwidthPoint& point) {
                 post([this, fraction, point] { emit pointMeasured(fraction, point); });
                 return !cancel_.load();
             });

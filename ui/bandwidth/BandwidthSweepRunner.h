@@ -6,17 +6,22 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 #include "bandwidth/BandwidthSweep.h"
 
 namespace pinscope::ui {
 
+// run_bandwidth_sweep's signature; tests hand in sweeps of a known pace.
+using BandwidthSweepFunction = std::function<BandwidthResult(
+    const BandwidthOptions&, const std::function<bool(double, const BandwidthPoint&)>&)>;
+
 class BandwidthSweepRunner : public QObject {
     Q_OBJECT
 
 public:
-    explicit BandwidthSweepRunner(QObject* parent = nullptr);
+    explicit BandwidthSweepRunner(BandwidthSweepFunction sweep = run_bandwidth_sweep, QObject* parent = nullptr);
     ~BandwidthSweepRunner() override;  // cancels and joins
 
     // False when a sweep is already running.
@@ -33,6 +38,7 @@ signals:
 private:
     void join();
 
+    BandwidthSweepFunction sweep_;
     std::thread thread_;
     std::atomic<bool> cancel_{false};
     bool running_ = false;

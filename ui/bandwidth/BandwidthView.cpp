@@ -10,7 +10,6 @@
 #include <QVBoxLayout>
 
 #include "bandwidth/BandwidthPlot.h"
-#include "bandwidth/BandwidthSweepRunner.h"
 #include "controls/DeviceChoices.h"
 #include "plots/ByteFormat.h"
 
@@ -29,8 +28,8 @@ QComboBox* size_choice(std::size_t selected) {
 
 }  // namespace
 
-BandwidthView::BandwidthView(QWidget* parent)
-    : QWidget(parent), runner_(new BandwidthSweepRunner(this)), plot_(new BandwidthPlot) {
+BandwidthView::BandwidthView(BandwidthSweepFunction sweep, QWidget* parent)
+    : QWidget(parent), runner_(new BandwidthSweepRunner(std::move(sweep), this)), plot_(new BandwidthPlot) {
     const BandwidthOptions defaults;
     device_ = new QComboBox;
     for (const auto& choice : device_choices()) device_->addItem(choice.label, QString::fromStdString(choice.device));

@@ -4,7 +4,7 @@
 // progress bar; draws the curves against the link's theoretical limit.
 #include <QWidget>
 
-#include "bandwidth/BandwidthSweep.h"
+#include "bandwidth/BandwidthSweepRunner.h"
 
 class QCheckBox;
 class QComboBox;
@@ -16,13 +16,12 @@ class QSpinBox;
 namespace pinscope::ui {
 
 class BandwidthPlot;
-class BandwidthSweepRunner;
 
 class BandwidthView : public QWidget {
     Q_OBJECT
 
 public:
-    explicit BandwidthView(QWidget* parent = nullptr);
+    explicit BandwidthView(BandwidthSweepFunction sweep = run_bandwidth_sweep, QWidget* parent = nullptr);
 
     // The options the controls show.
     BandwidthOptions options() const;

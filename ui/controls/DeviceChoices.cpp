@@ -27,7 +27,7 @@ std::vector<DeviceChoice> device_choices() {
     std::vector<DeviceChoice> choices;
     const std::string fallback = LoaderConfig{}.device;
     if (fallback != "emulated" && fallback.rfind("emulated:", 0) != 0 && fallback.rfind("cuda", 0) != 0) {
-        choices.push_back({QStringLiteral("%1 (real GPU if present, else emulated)").arg(QString::fromStdString(fallback)),
+        choices.push_back({QStringLiteral("%1 · GPU, else emulated").arg(QString::fromStdString(fallback)),
                            fallback, QStringLiteral("The engine picks the first CUDA GPU, or the emulated device "
                                                     "and says why")});
     }

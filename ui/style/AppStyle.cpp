@@ -35,7 +35,8 @@ namespace {
 QtMessageHandler g_previous_handler = nullptr;
 
 void filter_message(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message.contains(QStringLiteral("propagateSizeHints"))) return;
+    if (message.contains(QStringLiteral("propagateSizeHints")) || message.contains(QStringLiteral("XDG_RUNTIME_DIR")))
+        return;
     if (g_previous_handler) g_previous_handler(type, context, message);
 }
 }  // namespace

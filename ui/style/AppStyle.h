@@ -14,8 +14,9 @@ void install_app_style(QApplication& app);
 
 QFont app_font(int point_size = 10, bool bold = false);
 
-// Drops the offscreen platform's "does not support propagateSizeHints()" warnings, which say
-// nothing to the user of a headless run; every other message goes through.
+// Drops the offscreen platform's "does not support propagateSizeHints()" warnings and the
+// "XDG_RUNTIME_DIR not set" notice, which say nothing to the user of a headless run; every other
+// message goes through.
 void quiet_platform_noise();
 
 }  // namespace pinscope::ui
