@@ -31,7 +31,8 @@ double us_since(TimeNs start) { return static_cast<double>(now_ns() - start) / 1
 class CudaCalibrationProbe final : public CalibrationProbe {
 public:
     explicit CudaCalibrationProbe(int ordinal)
-        : ordinal_(ordinal), info_(cuda_device_info(ordinal)), timer_(open_cuda_copy_timer(ordinal)), host_(ordinal) {
+        : ordinal_(ordinal), info_(cuda_device_info(ordinal)), timer_(open_cuda_copy_timer(ordinal)), host_(ordinal),
+          device_(ordinal) {
         check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking); });
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking); });
@@ -42,7 +43,6 @@ public:
 
     ~CudaCalibrationProbe() override {
         (void)cudaDeviceSynchronize();
-        if (device_) (void)cudaFree(device_);
         (void)cudaFree(records_);
         for (cudaEvent_t event : {a_, b_, c_, d_}) (void)cudaEventDestroy(event);
         (void)cudaStreamDestroy(compute_);
@@ -163,16 +163,7 @@ private:
         return static_cast<double>(ms) * 1e3;
     }
 
-    void* device_buffer(std::size_t bytes) {
-        if (device_bytes_ >= bytes) return device_;
-        check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); });
-        if (device_) (void)cudaFree(device_);
-        device_ = nullptr;
-        device_bytes_ = 0;
-        check("cudaMalloc", [&] { return cudaMalloc(&device_, bytes); });
-        device_bytes_ = bytes;
-        return device_;
-    }
+    void* device_buffer(std::size_t bytes) { return device_.get(bytes); }
 
     // Medians of cudaHostAlloc and of cudaFreeHost of `bytes`, the pages touched in between as a
     // batch would touch them.
@@ -222,8 +213,7 @@ private:
     cudaEvent_t a_ = nullptr, b_ = nullptr, c_ = nullptr, d_ = nullptr;
     ConsumeRecord* records_ = nullptr;
     ConsumeGrid grid_;
-    void* device_ = nullptr;
-    std::size_t device_bytes_ = 0;
+    CudaDeviceScratch device_;
 };
 
 }  // namespace

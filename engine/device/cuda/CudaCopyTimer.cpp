@@ -17,7 +17,7 @@ constexpr std::uint64_t kHoldTimeoutNs = 10'000'000'000;
 
 class CudaCopyTimer final : public CopyTimer {
 public:
-    explicit CudaCopyTimer(int ordinal) : ordinal_(ordinal), info_(cuda_device_info(ordinal)), host_(ordinal) {
+    explicit CudaCopyTimer(int ordinal) : ordinal_(ordinal), info_(cuda_device_info(ordinal)), host_(ordinal), device_(ordinal) {
         check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); });
         check("cudaEventCreate", [&] { return cudaEventCreate(&start_); });
@@ -34,7 +34,6 @@ public:
     ~CudaCopyTimer() override {
         (void)cudaStreamSynchronize(stream_);
         for (cudaEvent_t event : copy_events_) (void)cudaEventDestroy(event);
-        if (device_) (void)cudaFree(device_);
         (void)cudaFreeHost(const_cast<int*>(flag_));
         (void)cudaEventDestroy(copied_);
         (void)cudaEventDestroy(end_);
@@ -94,15 +93,7 @@ private:
     template <class Call>
     void check(const char* name, Call&& call) const { cuda_call(name, ordinal_, call); }
 
-    void* device_buffer(std::size_t bytes) {
-        if (device_bytes_ >= bytes) return device_;
-        if (device_) (void)cudaFree(device_);
-        device_ = nullptr;
-        device_bytes_ = 0;
-        check("cudaMalloc", [&] { return cudaMalloc(&device_, bytes); });
-        device_bytes_ = bytes;
-        return device_;
-    }
+    void* device_buffer(std::size_t bytes) { return device_.get(bytes); }
 
     void ensure_copy_events(std::size_t count) {
         while (copy_events_.size() < count) {
@@ -121,8 +112,7 @@ private:
     cudaEvent_t end_ = nullptr;
     cudaEvent_t copied_ = nullptr;
     volatile int* flag_ = nullptr;
-    void* device_ = nullptr;
-    std::size_t device_bytes_ = 0;
+    CudaDeviceScratch device_;
     std::vector<cudaEvent_t> copy_events_;
 };
 

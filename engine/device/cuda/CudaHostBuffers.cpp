@@ -42,4 +42,19 @@ void* CudaHostBuffers::get(HostMemoryKind kind, std::size_t bytes) {
     return buffer.ptr;
 }
 
+CudaDeviceScratch::~CudaDeviceScratch() {
+    if (data_) (void)cudaFree(data_);
+}
+
+void* CudaDeviceScratch::get(std::size_t bytes) {
+    if (bytes_ >= bytes) return data_;
+    cuda_call("cudaDeviceSynchronize", ordinal_, [] { return cudaDeviceSynchronize(); });
+    if (data_) (void)cudaFree(data_);
+    data_ = nullptr;
+    bytes_ = 0;
+    cuda_call("cudaMalloc", ordinal_, [&] { return cudaMalloc(&data_, bytes); });
+    bytes_ = bytes;
+    return data_;
+}
+
 }  // namespace pinscope

@@ -1,5 +1,5 @@
 #pragma once
-// Host buffers of each kind the bandwidth sweep and calibration copy from, grown on demand and
+// Scratch memory for the bandwidth sweep and calibration. Host buffers of each kind the bandwidth sweep and calibration copy from, grown on demand and
 // kept: pinned (cudaHostAlloc), write-combined (cudaHostAlloc, WriteCombined) and pageable
 // (aligned_alloc, every page touched so that first-touch faults stay out of the timings).
 #include <cstddef>
@@ -26,6 +26,22 @@ private:
 
     int ordinal_;
     Buffer buffers_[3];
+};
+
+// One device buffer, grown on demand (after the device has finished with the old one) and kept.
+class CudaDeviceScratch {
+public:
+    explicit CudaDeviceScratch(int ordinal) : ordinal_(ordinal) {}
+    ~CudaDeviceScratch();
+    CudaDeviceScratch(const CudaDeviceScratch&) = delete;
+    CudaDeviceScratch& operator=(const CudaDeviceScratch&) = delete;
+
+    void* get(std::size_t bytes);
+
+private:
+    int ordinal_;
+    void* data_ = nullptr;
+    std::size_t bytes_ = 0;
 };
 
 }  // namespace pinscope
