@@ -1,5 +1,7 @@
 #include "bandwidth/TimerSweep.h"
 
+#include "metrics/Median.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -23,12 +25,6 @@ template <typename T>
 bool has_duplicates(std::vector<T> values) {
     std::sort(values.begin(), values.end());
     return std::adjacent_find(values.begin(), values.end()) != values.end();
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
 bool measures_plain_loop(CopyDirection direction, HostMemoryKind memory) {

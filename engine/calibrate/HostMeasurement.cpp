@@ -6,10 +6,12 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "clock/SteadyClock.h"
 #include "memory/PageLockedMemory.h"
+#include "metrics/Median.h"
 
 namespace pinscope {
 
@@ -87,9 +89,7 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples) {
     }
     // Read what was copied, so that no copy can be optimised away as a dead store.
     if (std::to_integer<int>(target[bytes - 1]) != 1) throw std::logic_error("memcpy measurement: copy went wrong");
-    std::sort(rates.begin(), rates.end());
-    const std::size_t middle = rates.size() / 2;
-    return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
+    return median(std::move(rates));
 }
 
 double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_touch, int samples) {
@@ -115,8 +115,7 @@ double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_tou
         if (round > 0)  // the first round is warm-up
             rates.push_back(static_cast<double>(bytes) * threads / static_cast<double>(std::max<TimeNs>(1, end - start)));
     }
-    std::sort(rates.begin(), rates.end());
-    return rates[rates.size() / 2];
+    return median(std::move(rates));
 }
 
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {
@@ -132,8 +131,7 @@ double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {
         if (std::to_integer<int>(target[bytes - 1]) != 1) throw std::logic_error("first-touch measurement: copy went wrong");
         rates.push_back(static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start)));
     }
-    std::sort(rates.begin(), rates.end());
-    return rates[rates.size() / 2];
+    return median(std::move(rates));
 }
 
 }  // namespace pinscope

@@ -12,7 +12,6 @@ namespace {
 
 using test::CudaDeviceTest;
 using test::fill_random;
-using test::median;
 
 class CudaDeviceTiming : public CudaDeviceTest {
 protected:

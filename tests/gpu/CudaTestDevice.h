@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "device/cuda/CudaDevice.h"
+#include "metrics/Median.h"
 
 namespace pinscope::test {
 
@@ -33,11 +34,6 @@ inline void fill_random(void* data, std::size_t bytes) {
         std::memcpy(p + i, &word, 8);
     }
     for (; i < bytes; ++i) p[i] = static_cast<unsigned char>(engine());
-}
-
-inline double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
 }
 
 }  // namespace pinscope::test

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "device/cuda/GpuClock.cuh"
+
 namespace pinscope {
 namespace {
 
@@ -11,12 +13,6 @@ namespace cg = cooperative_groups;
 
 constexpr int kThreads = 256;
 constexpr int kMaxBlocksPerSm = 4;
-
-__device__ __forceinline__ unsigned long long gpu_clock_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 __device__ __forceinline__ unsigned long long word_sum(uint4 v) {
     return static_cast<unsigned long long>(v.x) + v.y + v.z + v.w;

@@ -14,17 +14,13 @@
 #include "device/cuda/CudaCopyTimer.h"
 #include "device/cuda/CudaDevice.h"
 #include "device/cuda/CudaHostBuffers.h"
+#include "metrics/Median.h"
 
 namespace pinscope {
 namespace {
 
 constexpr int kSamples = 5;
 constexpr double kOverlapKernelUs = 50'000;  // far longer than the pageable copy it must cover
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
 
 double us_since(TimeNs start) { return static_cast<double>(now_ns() - start) / 1e3; }
 

@@ -196,31 +196,20 @@ void CudaDevice::unregister_host(void* ptr, std::size_t bytes) {
     g_pinned_bytes_live -= bytes;
 }
 
-cudaEvent_t CudaDevice::take_event() {
+cudaEvent_t CudaDevice::take_event(bool timed) {
     {
         std::lock_guard lock(ops_mutex_);
-        if (!spare_events_.empty()) {
-            cudaEvent_t event = spare_events_.back();
-            spare_events_.pop_back();
+        std::vector<cudaEvent_t>& spares = timed ? spare_events_ : spare_untimed_events_;
+        if (!spares.empty()) {
+            cudaEvent_t event = spares.back();
+            spares.pop_back();
             return event;
         }
     }
     cudaEvent_t event = nullptr;
-    check("cudaEventCreate", [&] { return cudaEventCreate(&event); });
-    return event;
-}
-
-cudaEvent_t CudaDevice::take_untimed_event() {
-    {
-        std::lock_guard lock(ops_mutex_);
-        if (!spare_untimed_events_.empty()) {
-            cudaEvent_t event = spare_untimed_events_.back();
-            spare_untimed_events_.pop_back();
-            return event;
-        }
-    }
-    cudaEvent_t event = nullptr;
-    check("cudaEventCreateWithFlags", [&] { return cudaEventCreateWithFlags(&event, cudaEventDisableTiming); });
+    check("cudaEventCreateWithFlags", [&] {
+        return cudaEventCreateWithFlags(&event, timed ? cudaEventDefault : cudaEventDisableTiming);
+    });
     return event;
 }
 
@@ -238,7 +227,7 @@ OpId CudaDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
         op.end = take_event();
         op.anchor = clock_->anchor();
     } else {
-        op.end = take_untimed_event();
+        op.end = take_event(false);
     }
     // The buffer is rewritten only once the kernel that read its previous batch has finished.
     check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(copy_stream_, buffer.consumed, 0); });

@@ -87,12 +87,10 @@ private:
     template <class Call>
     void check(const char* name, Call&& call) const { cuda_call(name, ordinal_, call); }
     void bind_thread() const;
-    cudaEvent_t take_event();
+    cudaEvent_t take_event(bool timed = true);  // from the spares of its kind, or a new one
     void release_buffers();
     bool query(cudaEvent_t event) const;
     cudaEvent_t end_event_of(OpId op);
-
-    cudaEvent_t take_untimed_event();
 
     const int ordinal_;
     bool time_copies_ = true;

@@ -1,13 +1,9 @@
 #include "device/cuda/StreamHold.h"
 
+#include "device/cuda/GpuClock.cuh"
+
 namespace pinscope {
 namespace {
-
-__device__ __forceinline__ unsigned long long gpu_clock_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 __global__ void hold_kernel(volatile int* flag, unsigned long long timeout_ns) {
     const unsigned long long until = gpu_clock_ns() + timeout_ns;
