@@ -54,6 +54,19 @@ constexpr std::array<EnumName<HostMode>, 2> kHostModeNames{{
     {HostMode::Real, "real", ""},
 }};
 
+constexpr std::array<EnumName<MemoryPlacement>, 4> kPlacementNames{{
+    {MemoryPlacement::FirstTouch, "none", "first-touch"},
+    {MemoryPlacement::GpuLocal, "local", ""},
+    {MemoryPlacement::Remote, "remote", ""},
+    {MemoryPlacement::Interleave, "interleave", ""},
+}};
+
+constexpr std::array<EnumName<CpuBindPolicy>, 3> kBindPolicyNames{{
+    {CpuBindPolicy::None, "none", ""},
+    {CpuBindPolicy::GpuLocal, "local", ""},
+    {CpuBindPolicy::Remote, "remote", ""},
+}};
+
 template <typename Enum, std::size_t N>
 std::string name_of(const std::array<EnumName<Enum>, N>& names, Enum value) {
     for (const auto& entry : names)
@@ -105,6 +118,12 @@ std::vector<std::pair<const char*, std::string>> field_texts(const LoaderConfig&
         {"device", c.device},
         {"host", optional_text(c.host, "default", [](HostMode mode) { return to_string(mode); })},
         {"pinned_budget_bytes", optional_text(c.pinned_budget_bytes, "default", integer_text)},
+        {"bind_workers", to_string(c.bind_workers)},
+        {"bind_pin_thread", to_string(c.bind_pin_thread)},
+        {"bind_consumer", to_string(c.bind_consumer)},
+        {"membind", to_string(c.membind)},
+        {"topology_xml", c.topology_xml.empty() ? std::string("this machine") : c.topology_xml},
+        {"gpu_pci_bus_id", c.gpu_pci_bus_id.empty() ? std::string("default") : c.gpu_pci_bus_id},
     };
 }
 
@@ -150,6 +169,66 @@ std::string to_string(HostMode mode) { return name_of(kHostModeNames, mode); }
 std::optional<DType> parse_dtype(const std::string& text) { return parse_name(kDTypeNames, text); }
 std::optional<PinMode> parse_pin_mode(const std::string& text) { return parse_name(kPinModeNames, text); }
 std::optional<HostMode> parse_host_mode(const std::string& text) { return parse_name(kHostModeNames, text); }
+
+std::string to_string(MemoryPlacement placement) { return name_of(kPlacementNames, placement); }
+std::optional<MemoryPlacement> parse_memory_placement(const std::string& text) {
+    return parse_name(kPlacementNames, text);
+}
+
+std::string to_string(const CpuBinding& binding) {
+    return binding.policy == CpuBindPolicy::CpuList ? cpu_list_to_string(binding.cpus)
+                                                     : name_of(kBindPolicyNames, binding.policy);
+}
+
+std::optional<CpuBinding> parse_cpu_binding(const std::string& text) {
+    if (const auto policy = parse_name(kBindPolicyNames, text)) return CpuBinding{*policy, {}};
+    if (auto cpus = parse_cpu_list(text)) return CpuBinding{CpuBindPolicy::CpuList, std::move(*cpus)};
+    return std::nullopt;
+}
+
+std::string cpu_list_to_string(const std::vector<int>& cpus) {
+    std::string text;
+    for (std::size_t i = 0; i < cpus.size();) {
+        std::size_t last = i;
+        while (last + 1 < cpus.size() && cpus[last + 1] == cpus[last] + 1) ++last;
+        if (!text.empty()) text += ',';
+        text += std::to_string(cpus[i]);
+        if (last > i) text += '-' + std::to_string(cpus[last]);
+        i = last + 1;
+    }
+    return text;
+}
+
+std::optional<std::vector<int>> parse_cpu_list(const std::string& text) {
+    constexpr int kMaxCpu = 65535;
+    const auto number = [](std::string_view part, int& out) {
+        const auto result = std::from_chars(part.data(), part.data() + part.size(), out);
+        return !part.empty() && result.ec == std::errc() && result.ptr == part.data() + part.size() && out >= 0 &&
+               out <= kMaxCpu;
+    };
+    std::vector<int> cpus;
+    std::string_view rest(text);
+    while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view part = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        if (comma != std::string_view::npos && rest.empty()) return std::nullopt;  // trailing comma
+        const std::size_t dash = part.find('-');
+        int first = 0;
+        int last = 0;
+        if (dash == std::string_view::npos) {
+            if (!number(part, first)) return std::nullopt;
+            last = first;
+        } else if (!number(part.substr(0, dash), first) || !number(part.substr(dash + 1), last) || last < first) {
+            return std::nullopt;
+        }
+        for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+    }
+    if (cpus.empty()) return std::nullopt;
+    std::sort(cpus.begin(), cpus.end());
+    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+    return cpus;
+}
 
 std::string shape_to_string(const std::vector<std::uint32_t>& shape) {
     std::string text;

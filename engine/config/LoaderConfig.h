@@ -20,6 +20,22 @@ enum class PinMode : std::uint8_t {
 // Whether host work is done for real on this machine or modelled from the device's profile.
 enum class HostMode : std::uint8_t { Modeled, Real };
 
+// Where a thread may run. GpuLocal and Remote are relative to the NUMA node of the run's GPU.
+enum class CpuBindPolicy : std::uint8_t { None, GpuLocal, Remote, CpuList };
+struct CpuBinding {
+    CpuBindPolicy policy = CpuBindPolicy::None;
+    std::vector<int> cpus;  // CpuList only: OS indexes, ascending, no repeats
+    friend bool operator==(const CpuBinding&, const CpuBinding&) = default;
+};
+
+// Where the pages of page-locked blocks are placed before they are locked.
+enum class MemoryPlacement : std::uint8_t {
+    FirstTouch,  // wherever the thread that first touches them runs (the OS default)
+    GpuLocal,    // bound to the GPU's NUMA node
+    Remote,      // bound to another node than the GPU's
+    Interleave,  // page by page across all nodes
+};
+
 struct LoaderConfig {
     std::uint32_t batch_size = 64;
     std::vector<std::uint32_t> sample_shape{3, 224, 224};
@@ -39,6 +55,13 @@ struct LoaderConfig {
     std::string device = "auto";  // "auto" (cuda:0 if present, else emulated), "emulated[:PROFILE]", "cuda[:N]"
     std::optional<HostMode> host;     // unset: modeled on the emulated device, real on CUDA
     std::optional<std::uint64_t> pinned_budget_bytes;  // unset: a quarter of physical memory
+    // NUMA placement: one binding per kind of thread, one placement for pinned blocks.
+    CpuBinding bind_workers;
+    CpuBinding bind_pin_thread;
+    CpuBinding bind_consumer;
+    MemoryPlacement membind = MemoryPlacement::FirstTouch;
+    std::string topology_xml;  // empty: this machine; else an hwloc XML topology (emulated device only)
+    std::string gpu_pci_bus_id;  // on a loaded topology, which of its GPUs the device stands for; empty: the first
 
     std::uint64_t sample_bytes() const;
     std::uint64_t batch_bytes() const;
@@ -62,6 +85,15 @@ std::string to_string(HostMode mode);
 std::optional<DType> parse_dtype(const std::string& text);
 std::optional<PinMode> parse_pin_mode(const std::string& text);
 std::optional<HostMode> parse_host_mode(const std::string& text);
+// "none", "local", "remote", or a CPU list such as "0-3,8".
+std::string to_string(const CpuBinding& binding);
+std::optional<CpuBinding> parse_cpu_binding(const std::string& text);
+// "none" (first touch), "local", "remote", "interleave".
+std::string to_string(MemoryPlacement placement);
+std::optional<MemoryPlacement> parse_memory_placement(const std::string& text);
+// "0-3,8" <-> {0,1,2,3,8}; parse returns nullopt for anything else (empty, negative, reversed range).
+std::string cpu_list_to_string(const std::vector<int>& cpus);
+std::optional<std::vector<int>> parse_cpu_list(const std::string& text);
 std::string shape_to_string(const std::vector<std::uint32_t>& shape);  // "3x224x224"
 
 // One line per difference, "pin_memory: on -> off", for reconfigure markers.
