@@ -48,6 +48,9 @@ std::shared_ptr<const Trace> Runner::trace() const { return session_ ? session_-
 TimeNs Runner::origin() const { return session_ ? session_->origin() : 0; }
 LoaderConfig Runner::config() const { return session_ ? session_->config() : LoaderConfig{}; }
 DeviceInfo Runner::device_info() const { return session_ ? session_->device_info() : DeviceInfo{}; }
+// Placeholders until the NUMA engine lands (issue 5): no topology, no usage.
+std::shared_ptr<const MachineTopology> Runner::topology() const { return nullptr; }
+NumaUsage Runner::numa_usage() const { return {}; }
 RunSummary Runner::summary() const { return session_ ? session_->summary() : RunSummary{}; }
 Metrics Runner::window_metrics() const { return session_ ? session_->window_metrics() : Metrics{}; }
 RunRecord Runner::record() const { return session_ ? session_->record() : RunRecord{}; }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "config/LoaderConfig.h"
+#include "numa/NumaUsage.h"
 #include "runner/RunRecord.h"
 #include "trace/MessageSink.h"
 #include "trace/Trace.h"
@@ -17,6 +18,7 @@ namespace pinscope {
 
 class Device;
 class RunSession;
+struct MachineTopology;
 
 struct RunnerOptions {
     MessageSink messages;                  // warnings and errors, from any engine thread
@@ -54,6 +56,10 @@ public:
     TimeNs origin() const;
     LoaderConfig config() const;
     DeviceInfo device_info() const;
+    // The current (or last) run's topology: this machine, or the loaded XML; null before a run.
+    std::shared_ptr<const MachineTopology> topology() const;
+    // Pinned bytes by node and cross-node traffic so far; cheap and thread-safe (the UI polls it).
+    NumaUsage numa_usage() const;
     // Whole-run summary so far (final once the run has ended).
     RunSummary summary() const;
     Metrics window_metrics() const;
