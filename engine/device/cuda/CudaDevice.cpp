@@ -39,12 +39,20 @@ std::string describe_device(int ordinal, const cudaDeviceProp& prop) {
     return text;
 }
 
+// The kernel's spelling, as hwloc and lspci write it: "0000:c1:00.0".
+std::string pci_bus_id_of(const cudaDeviceProp& prop) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%04x:%02x:%02x.0", static_cast<unsigned>(prop.pciDomainID),
+                  static_cast<unsigned>(prop.pciBusID), static_cast<unsigned>(prop.pciDeviceID));
+    return text;
+}
+
 }  // namespace
 
 DeviceInfo cuda_device_info(int ordinal) {
     cudaDeviceProp prop{};
     cuda_call("cudaGetDeviceProperties", ordinal, [&] { return cudaGetDeviceProperties(&prop, ordinal); });
-    return DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop)};
+    return DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop), pci_bus_id_of(prop)};
 }
 
 std::uint64_t cuda_pinned_bytes_live() { return g_pinned_bytes_live.load(); }
@@ -68,7 +76,7 @@ CudaDeviceList list_cuda_devices_present() {
             (void)cudaGetLastError();
             continue;
         }
-        list.devices.push_back(DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop)});
+        list.devices.push_back(DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop), pci_bus_id_of(prop)});
     }
     if (list.devices.empty()) list.why_none = "the CUDA driver could not describe any of its GPUs";
     return list;
