@@ -3,6 +3,7 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -92,30 +93,27 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples) {
     return median(std::move(rates));
 }
 
-double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_touch, int samples) {
-    threads = std::max(1, threads);
+BackgroundLoad::BackgroundLoad(int threads, std::size_t bytes) {
     bytes = std::max<std::size_t>(bytes, 1);
-    std::vector<PageableBuffer> sources, targets;
     for (int t = 0; t < threads; ++t) {
-        sources.push_back(allocate_pageable(bytes));
-        std::memset(sources.back().get(), 1, bytes);
-        targets.push_back(allocate_pageable(bytes));
-        std::memset(targets.back().get(), 0, bytes);
+        threads_.emplace_back([this, bytes, t] {
+            const PageableBuffer samples = allocate_pageable(bytes);
+            std::uint64_t round = 0;
+            while (!stop_.load(std::memory_order_relaxed)) {
+                std::memset(samples.get(), static_cast<int>(t + round++), bytes);
+                const PageableBuffer batch = allocate_pageable(bytes);
+                std::memcpy(batch.get(), samples.get(), bytes);
+                asm volatile("" : : "r"(batch.get()) : "memory");  // the copy is not a dead store
+            }
+        });
     }
-    std::vector<double> rates;
-    for (int round = 0; round <= std::max(1, samples); ++round) {
-        if (first_touch)
-            for (PageableBuffer& target : targets) target = allocate_pageable(bytes);
-        std::vector<std::thread> copiers;
-        const TimeNs start = now_ns();
-        for (int t = 0; t < threads; ++t)
-            copiers.emplace_back([&, t] { std::memcpy(targets[t].get(), sources[t].get(), bytes); });
-        for (std::thread& copier : copiers) copier.join();
-        const TimeNs end = now_ns();
-        if (round > 0)  // the first round is warm-up
-            rates.push_back(static_cast<double>(bytes) * threads / static_cast<double>(std::max<TimeNs>(1, end - start)));
-    }
-    return median(std::move(rates));
+    // Every thread is past its first allocation and streaming before anything is measured.
+    std::this_thread::sleep_for(std::chrono::milliseconds(threads > 0 ? 50 : 0));
+}
+
+BackgroundLoad::~BackgroundLoad() {
+    stop_ = true;
+    for (std::thread& thread : threads_) thread.join();
 }
 
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {

@@ -2,7 +2,10 @@
 // The host's side of a hardware profile, measured on this machine without the GPU: its cores and
 // how fast one thread copies memory.
 #include <cstddef>
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace pinscope {
 
@@ -30,8 +33,19 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 // as it is written, as a batch's new buffer does): the median of `samples`, in GB/s.
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 
-// `threads` threads at once, each copying `bytes` per copy (into fresh buffers when `first_touch`):
-// their total GB/s, the median of `samples` rounds.
-double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_touch, int samples);
+// `threads` threads streaming through memory as loader workers do, for as long as it lives: each
+// fills a buffer of `bytes`, copies it into a freshly allocated one and frees that, over and over.
+// What one thread's copies are measured against to see how they slow on a busy host.
+class BackgroundLoad {
+public:
+    BackgroundLoad(int threads, std::size_t bytes);
+    ~BackgroundLoad();  // stops and joins the threads
+    BackgroundLoad(const BackgroundLoad&) = delete;
+    BackgroundLoad& operator=(const BackgroundLoad&) = delete;
+
+private:
+    std::atomic<bool> stop_{false};
+    std::vector<std::thread> threads_;
+};
 
 }  // namespace pinscope

@@ -20,6 +20,19 @@ struct SizeCurve {
     bool empty() const { return sizes_bytes.empty(); }
 };
 
+// How one thread's host rates fall while `others` other threads stream through memory as loader
+// workers do (fill their samples, collate into a fresh buffer, free it): factors of the idle
+// rates, measured by calibrate. Empty: no contention modelled.
+struct HostLoadCurve {
+    std::vector<double> others;        // ascending
+    std::vector<double> memcpy;        // one thread's memcpy (a pin copy, a load's writes)
+    std::vector<double> first_touch;   // one thread's copy into a fresh buffer (a collate)
+    std::vector<double> pageable_h2d;  // a pageable host-to-device copy, staged by the calling thread
+    // The factor with `others` threads busy: interpolated linearly, held flat beyond the ends.
+    static double at(const std::vector<double>& axis, const std::vector<double>& factors, double others);
+    bool empty() const { return others.empty(); }
+};
+
 struct HardwareProfile {
     std::string name;         // "h200-pcie5"
     std::string description;  // "NVIDIA H200, PCIe Gen5 x16"
@@ -47,10 +60,7 @@ struct HardwareProfile {
     // One thread, into freshly allocated pageable memory, its page faults included: what collating
     // into a new batch costs (a fresh 38.5 MB buffer faults in every page). 0: as memcpy_gb_per_s.
     double first_touch_gb_per_s = 0;
-    // Every core copying at once, in total: what host threads share. A copy among k running at
-    // once gets at most a k-th of it. 0: not measured, no sharing modelled.
-    double all_cores_memcpy_gb_per_s = 0;
-    double all_cores_first_touch_gb_per_s = 0;
+    HostLoadCurve under_load;
     SizeCurve host_alloc_us;                // cudaHostAlloc
     SizeCurve free_host_us;                 // cudaFreeHost
     SizeCurve host_register_us;             // cudaHostRegister

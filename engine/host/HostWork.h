@@ -12,6 +12,7 @@
 namespace pinscope {
 
 struct HardwareProfile;
+class ModeledMemoryBus;
 
 // When a piece of host work ran, on the steady clock.
 struct WorkTimes {
@@ -35,8 +36,10 @@ public:
     virtual bool touches_memory() const = 0;
 };
 
-// Modeled needs a profile; Real ignores it.
-std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile);
+// Modeled needs a profile, and shares `bus` with the emulated device's pageable staging (a bus of
+// its own when null); Real ignores both.
+std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
+                                         std::shared_ptr<ModeledMemoryBus> bus = nullptr);
 
 // The byte pattern of a sample, before its CPU work: what a GPU-side checksum can check against.
 void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index);

@@ -147,6 +147,20 @@ public:
         return median(rates);
     }
 
+    double pageable_h2d_gb_per_s(std::size_t bytes) override {
+        void* source = host_.get(HostMemoryKind::Pageable, bytes);
+        void* device = device_buffer(bytes);
+        std::vector<double> rates;
+        for (int i = 0; i <= kSamples; ++i) {
+            const TimeNs start = now_ns();
+            check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, source, bytes, cudaMemcpyHostToDevice, copy_); });
+            check("cudaStreamSynchronize", [&] { return cudaStreamSynchronize(copy_); });
+            const double ns = static_cast<double>(now_ns() - start);
+            if (i > 0) rates.push_back(static_cast<double>(bytes) / ns);
+        }
+        return median(rates);
+    }
+
 private:
     template <class Call>
     void check(const char* name, Call&& call) const { cuda_call(name, ordinal_, call); }
