@@ -130,9 +130,11 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             size_text(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
             "; memcpy on one thread, pageable to pageable (" + size_text(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "), into cudaHostAlloc'd memory (" + size_text(kCalibrationBatchBytes) +
-            ") and into freshly allocated pageable memory, page faults included (" +
-            size_text(kCalibrationBatchBytes) + "); how one thread's memcpy, copy into a fresh buffer and pageable "
-            "H2D copy (" + size_text(kCalibrationBatchBytes) + ") slow while " + thread_counts_text(profile.under_load) +
+            ", from a batch just collated into a fresh buffer) and into freshly allocated pageable memory, page faults "
+            "included (" + size_text(kCalibrationBatchBytes) + "); filling samples (" + size_text(kCalibrationBatchBytes) +
+            "); freeing a just-written pageable buffer at " + cost_sizes_text() +
+            "; how filling, collating, pinning, a pageable H2D copy of a just-collated batch and freeing it (" +
+            size_text(kCalibrationBatchBytes) + ") slow while " + thread_counts_text(profile.under_load) +
             " other threads fill, collate into fresh buffers and free them, as loader workers do. ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
@@ -141,21 +143,27 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
     return text;
 }
 
-// One thread's rates with k other threads streaming through memory, as factors of its rates with
-// none (measured first, the same way, in the same call).
-HostLoadCurve measure_under_load(CalibrationProbe& probe, const std::vector<int>& thread_counts) {
+// One thread's host work with k other threads streaming through memory, as factors of the
+// figures with none (measured first, the same way, in the same call). A pageable copy's factor is
+// against the bandwidth sweep's rate at its size.
+HostLoadCurve measure_under_load(CalibrationProbe& probe, const std::vector<int>& thread_counts,
+                                 double sweep_pageable_gb_per_s) {
     HostLoadCurve curve;
-    double memcpy0 = 0, first_touch0 = 0, pageable0 = 0;
+    double fill0 = 0, first_touch0 = 0, pin0 = 0, free0 = 0;
     for (const int others : thread_counts) {
         const BackgroundLoad load(others, kCalibrationBatchBytes);
-        const double memcpy = measure_memcpy_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
+        const double fill = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
         const double first_touch = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
+        const double pin = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes);
         const double pageable = probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes);
-        if (curve.others.empty()) std::tie(memcpy0, first_touch0, pageable0) = std::tie(memcpy, first_touch, pageable);
+        const double free_us = measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples);
+        if (curve.others.empty()) std::tie(fill0, first_touch0, pin0, free0) = std::tie(fill, first_touch, pin, free_us);
         curve.others.push_back(others);
-        curve.memcpy.push_back(memcpy / memcpy0);
+        curve.fill.push_back(fill / fill0);
         curve.first_touch.push_back(first_touch / first_touch0);
-        curve.pageable_h2d.push_back(pageable / pageable0);
+        curve.memcpy_to_pinned.push_back(pin / pin0);
+        curve.pageable_h2d.push_back(pageable / sweep_pageable_gb_per_s);
+        curve.free_pageable.push_back(free_us / std::max(free0, 1e-3));
     }
     return curve;
 }
@@ -256,8 +264,11 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
     profile.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
     steps.next("host rates under load");
+    profile.fill_gb_per_s = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
+    profile.free_pageable_us = cost_curve([](std::size_t bytes) { return measure_free_pageable_us(bytes, kMemcpySamples); });
     profile.under_load = measure_under_load(
-        probe, options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads);
+        probe, options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads,
+        profile.h2d_pageable_gb_per_s.at(static_cast<double>(kCalibrationBatchBytes)));
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

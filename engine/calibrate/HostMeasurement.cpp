@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clock/SteadyClock.h"
+#include "host/HostWork.h"
 #include "memory/PageLockedMemory.h"
 #include "metrics/Median.h"
 
@@ -93,17 +94,51 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples) {
     return median(std::move(rates));
 }
 
+double measure_fill_gb_per_s(std::size_t bytes, int samples) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    const PageableBuffer buffer = allocate_pageable(bytes);
+    fill_sample(buffer.get(), bytes, 0);  // untimed: pages faulted in, as a worker's reused sample buffer
+    std::vector<double> rates;
+    for (int i = 1; i <= std::max(1, samples); ++i) {
+        const TimeNs start = now_ns();
+        fill_sample(buffer.get(), bytes, static_cast<std::uint64_t>(i));
+        const TimeNs end = now_ns();
+        asm volatile("" : : "r"(buffer.get()) : "memory");
+        rates.push_back(static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start)));
+    }
+    return median(std::move(rates));
+}
+
+double measure_free_pageable_us(std::size_t bytes, int samples) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    const PageableBuffer source = allocate_pageable(bytes);
+    std::memset(source.get(), 1, bytes);
+    std::vector<double> costs;
+    for (int i = 0; i < std::max(1, samples); ++i) {
+        PageableBuffer batch = collated_batch(source.get(), bytes);
+        const TimeNs start = now_ns();
+        batch.reset();
+        costs.push_back(static_cast<double>(now_ns() - start) / 1e3);
+    }
+    return median(std::move(costs));
+}
+
+PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes) {
+    PageableBuffer batch = allocate_pageable(bytes);
+    std::memcpy(batch.get(), samples, bytes);
+    asm volatile("" : : "r"(batch.get()) : "memory");
+    return batch;
+}
+
 BackgroundLoad::BackgroundLoad(int threads, std::size_t bytes) {
     bytes = std::max<std::size_t>(bytes, 1);
     for (int t = 0; t < threads; ++t) {
-        threads_.emplace_back([this, bytes, t] {
+        threads_.emplace_back([this, bytes, t, threads_count = threads] {
             const PageableBuffer samples = allocate_pageable(bytes);
             std::uint64_t round = 0;
             while (!stop_.load(std::memory_order_relaxed)) {
-                std::memset(samples.get(), static_cast<int>(t + round++), bytes);
-                const PageableBuffer batch = allocate_pageable(bytes);
-                std::memcpy(batch.get(), samples.get(), bytes);
-                asm volatile("" : : "r"(batch.get()) : "memory");  // the copy is not a dead store
+                fill_sample(samples.get(), bytes, round++ * static_cast<std::uint64_t>(threads_count) + static_cast<std::uint64_t>(t));
+                const PageableBuffer batch = collated_batch(samples.get(), bytes);
             }
         });
     }

@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "memory/PageLockedMemory.h"
+
 namespace pinscope {
 
 struct HostCores {
@@ -32,6 +34,18 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 // One thread, memcpy into a freshly allocated pageable buffer of `bytes` (so every page faults in
 // as it is written, as a batch's new buffer does): the median of `samples`, in GB/s.
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
+
+// One thread filling a reused buffer of `bytes` with samples (fill_sample, what a load with no CPU
+// work costs): the median of `samples`, in GB/s.
+double measure_fill_gb_per_s(std::size_t bytes, int samples);
+
+// Freeing a pageable buffer of `bytes` that was just written (glibc gives large buffers back to the
+// OS: munmap, and a TLB shootdown on every CPU the process runs on): the median of `samples`, in us.
+double measure_free_pageable_us(std::size_t bytes, int samples);
+
+// A batch as the pipeline hands it on: `bytes` freshly allocated and written by memcpy from `samples`
+// (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).
+PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes);
 
 // `threads` threads streaming through memory as loader workers do, for as long as it lives: each
 // fills a buffer of `bytes`, copies it into a freshly allocated one and frees that, over and over.

@@ -44,6 +44,7 @@ constexpr Rule kCores{1, false, 4096, true, "an integer from 1 to 4096"};
 constexpr Rule kThreadCount{0, false, 4096, true, "an integer from 0 to 4096"};
 // A rate under load against the idle rate: noise may put it a little above 1.
 constexpr Rule kFactor{0, true, 2, false, "a factor above 0 and at most 2"};
+constexpr Rule kCostFactor{0, true, 1000, false, "a factor above 0 and at most 1000"};
 
 [[noreturn]] void reject(const std::string& field, const std::string& value, const std::string& allowed) {
     throw ConfigError(ConfigIssue{field, value, allowed});
@@ -249,14 +250,18 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.memcpy_to_pinned_gb_per_s = host.number("memcpy_to_pinned_gb_per_s", kBandwidth);
     const auto optional_rate = [&](const char* key) { return host.has(key) ? host.number(key, kBandwidth) : 0.0; };
     profile.first_touch_gb_per_s = optional_rate("first_touch_gb_per_s");
+    profile.fill_gb_per_s = optional_rate("fill_gb_per_s");
+    if (host.has("free_pageable_us")) profile.free_pageable_us = host.own_curve("free_pageable_us", kCost);
     if (host.has("under_load")) {
         const Reader load = host.object("under_load");
         HostLoadCurve& curve = profile.under_load;
         curve.others = load.increasing("others", kThreadCount, "an array of thread counts, increasing", "thread count");
         const std::string axis = load.path_of("others");
-        curve.memcpy = load.curve("memcpy", kFactor, curve.others, axis).values;
+        curve.fill = load.curve("fill", kFactor, curve.others, axis).values;
         curve.first_touch = load.curve("first_touch", kFactor, curve.others, axis).values;
+        curve.memcpy_to_pinned = load.curve("memcpy_to_pinned", kFactor, curve.others, axis).values;
         curve.pageable_h2d = load.curve("pageable_h2d", kFactor, curve.others, axis).values;
+        curve.free_pageable = load.curve("free_pageable", kCostFactor, curve.others, axis).values;
     }
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
     profile.free_host_us = host.own_curve("free_host_us", kCost);
@@ -296,12 +301,16 @@ json to_json(const HardwareProfile& profile) {
          }},
     };
     if (profile.first_touch_gb_per_s > 0) written["host"]["first_touch_gb_per_s"] = profile.first_touch_gb_per_s;
+    if (profile.fill_gb_per_s > 0) written["host"]["fill_gb_per_s"] = profile.fill_gb_per_s;
+    if (!profile.free_pageable_us.empty()) written["host"]["free_pageable_us"] = own_curve_json(profile.free_pageable_us);
     if (!profile.under_load.empty()) {
         const HostLoadCurve& curve = profile.under_load;
         written["host"]["under_load"] = json{{"others", curve.others},
-                                             {"memcpy", curve.memcpy},
+                                             {"fill", curve.fill},
                                              {"first_touch", curve.first_touch},
-                                             {"pageable_h2d", curve.pageable_h2d}};
+                                             {"memcpy_to_pinned", curve.memcpy_to_pinned},
+                                             {"pageable_h2d", curve.pageable_h2d},
+                                             {"free_pageable", curve.free_pageable}};
     }
     // The optional curves, where they say something the pinned ones do not.
     const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {

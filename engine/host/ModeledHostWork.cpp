@@ -52,35 +52,45 @@ class ModeledHostWork final : public HostWork {
 public:
     ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus)
         : cores_(profile.host_cores),
-          memcpy_bytes_per_s_(profile.memcpy_gb_per_s * 1e9),
+          fill_bytes_per_s_((profile.fill_gb_per_s > 0 ? profile.fill_gb_per_s : profile.memcpy_gb_per_s) * 1e9),
           pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9),
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
                              1e9),
+          free_pageable_us_(profile.free_pageable_us),
           bus_(std::move(bus)) {}
 
     // A sample is written once (at memcpy speed) and then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
-        const double write_s = static_cast<double>(sample_bytes) / memcpy_bytes_per_s_;
+        const double write_s = static_cast<double>(sample_bytes) / fill_bytes_per_s_;
         const double cpu_s = cpu_us * 1e-6;
         // Loads that mostly write memory contend for it; those that mostly compute do not.
         if (write_s < cpu_s) return cores_.run_for(seconds_to_ns((write_s + cpu_s) * count), ready);
-        const auto use = bus_->use(ModeledMemoryBus::Traffic::Memcpy);
+        const auto use = bus_->use(ModeledMemoryBus::Traffic::Fill);
         return cores_.run_for(seconds_to_ns((write_s / use.factor() + cpu_s) * count), ready);
     }
     WorkTimes copy(void*, const void*, std::size_t bytes, bool into_pinned, TimeNs ready) override {
         // A pageable destination is a batch's new buffer: its pages are faulted in as it is written.
-        const auto use = bus_->use(into_pinned ? ModeledMemoryBus::Traffic::Memcpy : ModeledMemoryBus::Traffic::FirstTouch);
+        const auto use = bus_->use(into_pinned ? ModeledMemoryBus::Traffic::MemcpyToPinned
+                                               : ModeledMemoryBus::Traffic::FirstTouch);
         const double rate = (into_pinned ? pinned_bytes_per_s_ : fresh_bytes_per_s_) * use.factor();
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate), ready);
+    }
+    // The buffer was never allocated; what freeing it would cost is charged.
+    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, TimeNs ready) override {
+        if (free_pageable_us_.empty()) return {ready, ready};
+        const auto use = bus_->use(ModeledMemoryBus::Traffic::FreePageable);
+        const double cost_us = free_pageable_us_.scaled_at(static_cast<double>(bytes)) * use.factor();
+        return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready);
     }
     bool touches_memory() const override { return false; }
 
 private:
     ModeledCores cores_;
-    double memcpy_bytes_per_s_;
+    double fill_bytes_per_s_;
     double pinned_bytes_per_s_;
     double fresh_bytes_per_s_;
+    SizeCurve free_pageable_us_;
     std::shared_ptr<ModeledMemoryBus> bus_;
 };
 

@@ -10,7 +10,7 @@ namespace pinscope {
 
 class ModeledMemoryBus {
 public:
-    enum class Traffic { Memcpy, FirstTouch, PageableH2D };
+    enum class Traffic { Fill, FirstTouch, MemcpyToPinned, PageableH2D, FreePageable };
 
     explicit ModeledMemoryBus(HostLoadCurve curve) : curve_(std::move(curve)) {}
 
@@ -22,7 +22,8 @@ public:
         Use(const Use&) = delete;
         Use& operator=(const Use&) = delete;
         int others() const { return others_; }
-        // The share of the idle rate this thread gets: 1 when nothing else runs.
+        // The curve's factor for this traffic with others() busy: a rate factor (a cost factor for
+        // FreePageable); 1 when no curve was measured.
         double factor() const { return factor_; }
 
     private:

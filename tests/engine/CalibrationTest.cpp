@@ -129,19 +129,24 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
 
 TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     FakeProbe probe;
-    probe.pageable_rates = {18.0, 9.0};  // halved once one other thread streams through memory
+    // A fresh batch copies at 9 GB/s with nothing else running, 4.5 with one other thread streaming.
+    probe.pageable_rates = {9.0, 4.5};
     CalibrationOptions options = test_options();
     options.load_threads = {0, 1};
     const HardwareProfile profile = calibrate_profile(probe, options, nullptr);
     const HostLoadCurve& curve = profile.under_load;
     EXPECT_EQ(curve.others, (std::vector<double>{0, 1}));
-    EXPECT_EQ(curve.pageable_h2d, (std::vector<double>{1.0, 0.5}));
-    ASSERT_EQ(curve.memcpy.size(), 2u);
-    ASSERT_EQ(curve.first_touch.size(), 2u);
-    EXPECT_DOUBLE_EQ(curve.memcpy[0], 1.0);
-    EXPECT_DOUBLE_EQ(curve.first_touch[0], 1.0);
-    EXPECT_GT(curve.memcpy[1], 0.0);  // measured on this machine: how much it slows is its own
-    EXPECT_GT(curve.first_touch[1], 0.0);
+    const double sweep = profile.h2d_pageable_gb_per_s.at(kCalibrationBatchBytes);
+    EXPECT_EQ(probe.pageable_calls, 2u);
+    EXPECT_EQ(curve.pageable_h2d, (std::vector<double>{9.0 / sweep, 4.5 / sweep}));
+    EXPECT_EQ(curve.memcpy_to_pinned, (std::vector<double>{1.0, 1.0}));  // the fake pins at 14.2 GB/s regardless
+    for (const auto* factors : {&curve.fill, &curve.first_touch, &curve.free_pageable}) {
+        ASSERT_EQ(factors->size(), 2u);
+        EXPECT_DOUBLE_EQ((*factors)[0], 1.0);
+        EXPECT_GT((*factors)[1], 0.0);  // measured on this machine: how much it slows is its own
+    }
+    EXPECT_GT(profile.fill_gb_per_s, 0.0);
+    EXPECT_EQ(profile.free_pageable_us.sizes_bytes.size(), 4u);
     EXPECT_NE(profile.source.find("while 0 and 1 other threads"), std::string::npos) << profile.source;
 }
 

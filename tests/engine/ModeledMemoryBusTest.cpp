@@ -15,22 +15,25 @@ namespace {
 HostLoadCurve halving_curve() {
     HostLoadCurve curve;
     curve.others = {0, 1};
-    curve.memcpy = {1.0, 0.5};
+    curve.fill = {1.0, 0.5};
     curve.first_touch = {1.0, 0.25};
+    curve.memcpy_to_pinned = {1.0, 0.5};
     curve.pageable_h2d = {1.0, 0.5};
+    curve.free_pageable = {1.0, 3.0};
     return curve;
 }
 
 HardwareProfile contended_profile() {
     HardwareProfile profile = load_profile(kDefaultProfile);
     profile.under_load = halving_curve();
+    profile.free_pageable_us = SizeCurve{{1 << 20}, {40.0}};
     return profile;
 }
 
 TEST(ModeledMemoryBus, CountsTheOthersAtTheStartOfEachUse) {
     ModeledMemoryBus bus(halving_curve());
     {
-        const auto first = bus.use(ModeledMemoryBus::Traffic::Memcpy);
+        const auto first = bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned);
         EXPECT_EQ(first.others(), 0);
         EXPECT_DOUBLE_EQ(first.factor(), 1.0);
         const auto second = bus.use(ModeledMemoryBus::Traffic::FirstTouch);
@@ -44,8 +47,8 @@ TEST(ModeledMemoryBus, CountsTheOthersAtTheStartOfEachUse) {
 
 TEST(ModeledMemoryBus, WithoutACurveNothingSlows) {
     ModeledMemoryBus bus(HostLoadCurve{});
-    const auto first = bus.use(ModeledMemoryBus::Traffic::Memcpy);
-    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::Memcpy).factor(), 1.0);
+    const auto first = bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned);
+    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned).factor(), 1.0);
 }
 
 TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
@@ -60,9 +63,23 @@ TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
     const double pin_alone = duration(true);
     const double collate_alone = duration(false);
     EXPECT_NEAR(pin_alone, kBytes / profile.memcpy_to_pinned_gb_per_s, 2);  // ns: bytes / (GB/s)
-    const auto other = bus->use(ModeledMemoryBus::Traffic::Memcpy);
+    const auto other = bus->use(ModeledMemoryBus::Traffic::MemcpyToPinned);
     EXPECT_NEAR(duration(true), 2 * pin_alone, 2);
     EXPECT_NEAR(duration(false), 4 * collate_alone, 4);
+}
+
+TEST(ModeledMemoryBus, FreeingABatchCostsTheProfilesFigureAndMoreUnderLoad) {
+    const HardwareProfile profile = contended_profile();
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    const auto host = make_host_work(HostMode::Modeled, profile, bus);
+    PageableBuffer none;
+    const auto cost_ns = [&] {
+        const WorkTimes times = host->free_batch(none, 2 << 20, 0);
+        return static_cast<double>(times.end - times.start);
+    };
+    EXPECT_NEAR(cost_ns(), 80'000, 1);  // 40 us per MiB, beyond the curve's one point
+    const auto other = bus->use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_NEAR(cost_ns(), 240'000, 1);
 }
 
 TEST(ModeledMemoryBus, PageableStagingSlowsButPinnedCopiesDoNot) {
