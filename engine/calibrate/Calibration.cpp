@@ -133,9 +133,10 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             ", from a batch just collated into a fresh buffer) and into freshly allocated pageable memory, page faults "
             "included (" + size_text(kCalibrationBatchBytes) + "); filling samples (" + size_text(kCalibrationBatchBytes) +
             "); freeing a just-written pageable buffer at " + cost_sizes_text() +
-            "; how filling, collating, pinning, a pageable H2D copy of a just-collated batch and freeing it (" +
-            size_text(kCalibrationBatchBytes) + ") slow while " + thread_counts_text(profile.under_load) +
-            " other threads fill, collate into fresh buffers and free them, as loader workers do. ";
+            "; how filling and collating slow, and what pinning, a pageable H2D copy and freeing cost for a batch "
+            "pushed out of the caches (as one a worker hands over is), while " + thread_counts_text(profile.under_load) +
+            " other threads fill, collate into fresh buffers and free them, as loader workers do (" +
+            size_text(kCalibrationBatchBytes) + " each). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -143,27 +144,28 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
     return text;
 }
 
-// One thread's host work with k other threads streaming through memory, as factors of the
-// figures with none (measured first, the same way, in the same call). A pageable copy's factor is
-// against the bandwidth sweep's rate at its size.
+// Host work with k other threads streaming through memory. A thread's own streaming against the
+// same with none busy (measured first, in the same call); work on a batch in memory against the
+// profile's figures for a batch just collated, with none busy.
 HostLoadCurve measure_under_load(CalibrationProbe& probe, const std::vector<int>& thread_counts,
-                                 double sweep_pageable_gb_per_s) {
+                                 const HardwareProfile& idle) {
+    const double bytes = static_cast<double>(kCalibrationBatchBytes);
     HostLoadCurve curve;
-    double fill0 = 0, first_touch0 = 0, pin0 = 0, free0 = 0;
+    double fill0 = 0, first_touch0 = 0;
     for (const int others : thread_counts) {
         const BackgroundLoad load(others, kCalibrationBatchBytes);
         const double fill = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
         const double first_touch = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
-        const double pin = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes);
-        const double pageable = probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes);
-        const double free_us = measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples);
-        if (curve.others.empty()) std::tie(fill0, first_touch0, pin0, free0) = std::tie(fill, first_touch, pin, free_us);
+        const double pin = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory);
+        const double pageable = probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory);
+        const double free_us = measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, true);
+        if (curve.others.empty()) std::tie(fill0, first_touch0) = std::tie(fill, first_touch);
         curve.others.push_back(others);
         curve.fill.push_back(fill / fill0);
         curve.first_touch.push_back(first_touch / first_touch0);
-        curve.memcpy_to_pinned.push_back(pin / pin0);
-        curve.pageable_h2d.push_back(pageable / sweep_pageable_gb_per_s);
-        curve.free_pageable.push_back(free_us / std::max(free0, 1e-3));
+        curve.memcpy_to_pinned.push_back(pin / idle.memcpy_to_pinned_gb_per_s);
+        curve.pageable_h2d.push_back(pageable / idle.h2d_pageable_gb_per_s.at(bytes));
+        curve.free_pageable.push_back(free_us / std::max(idle.free_pageable_us.at(bytes), 1e-3));
     }
     return curve;
 }
@@ -254,7 +256,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     steps.next("cudaHostUnregister");
     profile.host_unregister_us = cost_curve([&](std::size_t bytes) { return probe.host_unregister_us(bytes); });
     steps.next("memcpy into pinned memory");
-    profile.memcpy_to_pinned_gb_per_s = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes);
+    profile.memcpy_to_pinned_gb_per_s = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated);
 
     steps.next("host cores");
     const HostCores cores = count_host_cores();
@@ -267,8 +269,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.fill_gb_per_s = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
     profile.free_pageable_us = cost_curve([](std::size_t bytes) { return measure_free_pageable_us(bytes, kMemcpySamples); });
     profile.under_load = measure_under_load(
-        probe, options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads,
-        profile.h2d_pageable_gb_per_s.at(static_cast<double>(kCalibrationBatchBytes)));
+        probe, options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads, profile);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

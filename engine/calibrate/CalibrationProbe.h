@@ -3,6 +3,7 @@
 // hardware profile that only the device can measure. The CUDA implementation lives in
 // device/cuda (CudaCalibrationProbe.h); tests use a fake.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -10,6 +11,10 @@
 #include "device/Device.h"
 
 namespace pinscope {
+
+// Where the batch a copy reads is: just collated by the copying thread (no workers), or collated
+// earlier and pushed out of the caches (a batch a worker handed over).
+enum class BatchState : std::uint8_t { JustCollated, InMemory };
 
 class CalibrationProbe {  // what only a real GPU can measure
 public:
@@ -24,9 +29,9 @@ public:
     virtual double free_host_us(std::size_t bytes) = 0;               // cudaFreeHost
     virtual double host_register_us(std::size_t bytes) = 0;           // cudaHostRegister (of fresh malloc'd memory)
     virtual double host_unregister_us(std::size_t bytes) = 0;         // cudaHostUnregister
-    // Both from a batch just collated into a fresh buffer (collated_batch), as the pipeline's are:
-    virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes) = 0;  // one thread, memcpy into cudaHostAlloc'd memory
-    virtual double pageable_h2d_gb_per_s(std::size_t bytes) = 0;       // a pageable H2D copy, timed on the host to its end
+    // Both read a batch collated into a fresh buffer (collated_batch), as the pipeline's are:
+    virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState batch) = 0;  // one thread, into cudaHostAlloc'd memory
+    virtual double pageable_h2d_gb_per_s(std::size_t bytes, BatchState batch) = 0;       // timed on the host to its end
 };
 
 // "cuda[:N]" only (resolved; "auto" is resolved here). Throws DeviceError saying that calibration

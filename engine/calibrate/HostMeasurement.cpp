@@ -109,13 +109,22 @@ double measure_fill_gb_per_s(std::size_t bytes, int samples) {
     return median(std::move(rates));
 }
 
-double measure_free_pageable_us(std::size_t bytes, int samples) {
+void evict_caches() {
+    static const std::size_t bytes = memcpy_buffer_bytes();
+    static const PageableBuffer scratch = allocate_pageable(bytes);
+    static int round = 0;
+    std::memset(scratch.get(), ++round, bytes);
+    asm volatile("" : : "r"(scratch.get()) : "memory");
+}
+
+double measure_free_pageable_us(std::size_t bytes, int samples, bool evicted) {
     bytes = std::max<std::size_t>(bytes, 1);
     const PageableBuffer source = allocate_pageable(bytes);
     std::memset(source.get(), 1, bytes);
     std::vector<double> costs;
     for (int i = 0; i < std::max(1, samples); ++i) {
         PageableBuffer batch = collated_batch(source.get(), bytes);
+        if (evicted) evict_caches();
         const TimeNs start = now_ns();
         batch.reset();
         costs.push_back(static_cast<double>(now_ns() - start) / 1e3);
@@ -154,14 +163,14 @@ BackgroundLoad::~BackgroundLoad() {
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {
     bytes = std::max<std::size_t>(bytes, 1);
     const PageableBuffer source = allocate_pageable(bytes);
-    std::memset(source.get(), 1, bytes);
     std::vector<double> rates;
     for (int i = 0; i < std::max(1, samples); ++i) {
+        fill_sample(source.get(), bytes, static_cast<std::uint64_t>(i));  // in the caches, as a worker's samples are
         const PageableBuffer target = allocate_pageable(bytes);
         const TimeNs start = now_ns();
         std::memcpy(target.get(), source.get(), bytes);
         const TimeNs end = now_ns();
-        if (std::to_integer<int>(target[bytes - 1]) != 1) throw std::logic_error("first-touch measurement: copy went wrong");
+        if (target[bytes - 1] != source[bytes - 1]) throw std::logic_error("first-touch measurement: copy went wrong");
         rates.push_back(static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start)));
     }
     return median(std::move(rates));

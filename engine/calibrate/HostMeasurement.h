@@ -32,7 +32,8 @@ std::size_t memcpy_buffer_bytes();
 double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 
 // One thread, memcpy into a freshly allocated pageable buffer of `bytes` (so every page faults in
-// as it is written, as a batch's new buffer does): the median of `samples`, in GB/s.
+// as it is written, as a batch's new buffer does) from samples it has just filled: the median of
+// `samples`, in GB/s.
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 
 // One thread filling a reused buffer of `bytes` with samples (fill_sample, what a load with no CPU
@@ -40,8 +41,13 @@ double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 double measure_fill_gb_per_s(std::size_t bytes, int samples);
 
 // Freeing a pageable buffer of `bytes` that was just written (glibc gives large buffers back to the
-// OS: munmap, and a TLB shootdown on every CPU the process runs on): the median of `samples`, in us.
-double measure_free_pageable_us(std::size_t bytes, int samples);
+// OS: munmap, and a TLB shootdown on every CPU the process runs on), or written and then pushed
+// out of the caches (`evicted`): the median of `samples`, in us.
+double measure_free_pageable_us(std::size_t bytes, int samples, bool evicted = false);
+
+// Writes a buffer four times the largest cache (memcpy_buffer_bytes), so that what was there
+// before is read from memory next, as a batch that waited in a queue while workers streamed is.
+void evict_caches();
 
 // A batch as the pipeline hands it on: `bytes` freshly allocated and written by memcpy from `samples`
 // (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).

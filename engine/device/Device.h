@@ -50,6 +50,7 @@ struct HostSource {
     const void* ptr = nullptr;
     std::size_t bytes = 0;
     bool pinned = false;  // page-locked (pool block, cudaHostAlloc or registered)
+    bool cached = false;  // the calling thread has just written it (no workers): still in the caches
 };
 
 class Device {

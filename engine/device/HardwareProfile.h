@@ -20,18 +20,20 @@ struct SizeCurve {
     bool empty() const { return sizes_bytes.empty(); }
 };
 
-// How one thread's host work slows while `others` other threads stream through memory as loader
-// workers do (fill their samples, collate into a fresh buffer, free it): factors of the idle
-// figures, measured by calibrate. Empty: no contention modelled.
+// How host work slows while `others` other threads stream through memory as loader workers do
+// (fill their samples, collate into a fresh buffer, free it): factors measured by calibrate.
+// Empty: no contention modelled.
 struct HostLoadCurve {
-    std::vector<double> others;            // ascending
-    std::vector<double> fill;              // rate factors: a load's writes (fill_gb_per_s)
-    std::vector<double> first_touch;       //   a collate into a fresh buffer (first_touch_gb_per_s)
-    std::vector<double> memcpy_to_pinned;  //   a pin copy of a just-collated batch (memcpy_to_pinned_gb_per_s)
-    // A pageable host-to-device copy of a just-collated batch against the bandwidth sweep's rate at
-    // its size: below 1 even with no others, as the sweep copies the same buffer, from the caches.
-    std::vector<double> pageable_h2d;
-    std::vector<double> free_pageable;     // cost factor: freeing a batch's buffer (free_pageable_us)
+    std::vector<double> others;       // ascending
+    // A thread's own streaming, rate factors against the idle rate:
+    std::vector<double> fill;         //   a load's writes (fill_gb_per_s)
+    std::vector<double> first_touch;  //   a collate into a fresh buffer (first_touch_gb_per_s)
+    // Work on a batch another thread collated earlier, read from memory rather than the caches,
+    // against the same work on a batch its own thread has just collated, with none busy (so below
+    // 1 even with no others):
+    std::vector<double> memcpy_to_pinned;  // rate factor of a pin copy (memcpy_to_pinned_gb_per_s)
+    std::vector<double> pageable_h2d;      // rate factor of a pageable H2D copy (the sweep's rate at its size)
+    std::vector<double> free_pageable;     // cost factor of freeing its buffer (free_pageable_us)
     // The factor with `others` threads busy: interpolated linearly, held flat beyond the ends.
     static double at(const std::vector<double>& axis, const std::vector<double>& factors, double others);
     bool empty() const { return others.empty(); }

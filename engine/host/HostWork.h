@@ -15,6 +15,14 @@ namespace pinscope {
 struct HardwareProfile;
 class ModeledMemoryBus;
 
+// What a host copy is, which decides what it costs when modelled.
+enum class HostCopy : std::uint8_t {
+    CollateFresh,   // samples into a batch's new pageable buffer: every page faults in as it is written
+    CollatePinned,  // samples into a page-locked block (pin in worker)
+    PinCached,      // a batch its own thread has just collated (no workers): still in the caches
+    PinFromMemory,  // a batch a worker collated earlier: read from memory, not the caches
+};
+
 // When a piece of host work ran, on the steady clock.
 struct WorkTimes {
     TimeNs start = 0;
@@ -32,10 +40,11 @@ public:
     virtual WorkTimes load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
                                    std::uint64_t first_sample, TimeNs ready) = 0;
     // Copies `bytes` from `src` to `dst` (collate into a batch, or pin into page-locked memory).
-    virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool into_pinned, TimeNs ready) = 0;
+    virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready) = 0;
     // Frees a batch's pageable buffer once nothing reads it (after its pin copy, or its pageable
-    // copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch.
-    virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, TimeNs ready) = 0;
+    // copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch. `from_worker`:
+    // another thread wrote it, as with workers.
+    virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, bool from_worker, TimeNs ready) = 0;
     // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).
     virtual bool touches_memory() const = 0;
 };

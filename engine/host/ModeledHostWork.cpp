@@ -69,18 +69,22 @@ public:
         const auto use = bus_->use(ModeledMemoryBus::Traffic::Fill);
         return cores_.run_for(seconds_to_ns((write_s / use.factor() + cpu_s) * count), ready);
     }
-    WorkTimes copy(void*, const void*, std::size_t bytes, bool into_pinned, TimeNs ready) override {
-        // A pageable destination is a batch's new buffer: its pages are faulted in as it is written.
-        const auto use = bus_->use(into_pinned ? ModeledMemoryBus::Traffic::MemcpyToPinned
-                                               : ModeledMemoryBus::Traffic::FirstTouch);
-        const double rate = (into_pinned ? pinned_bytes_per_s_ : fresh_bytes_per_s_) * use.factor();
+    WorkTimes copy(void*, const void*, std::size_t bytes, HostCopy kind, TimeNs ready) override {
+        const bool fresh = kind == HostCopy::CollateFresh;
+        const auto use = bus_->use(fresh                                ? ModeledMemoryBus::Traffic::FirstTouch
+                                   : kind == HostCopy::PinFromMemory ? ModeledMemoryBus::Traffic::PinFromMemory
+                                                                      : ModeledMemoryBus::Traffic::Fill);
+        const double rate = (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * use.factor();
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate), ready);
     }
     // The buffer was never allocated; what freeing it would cost is charged.
-    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, TimeNs ready) override {
+    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, bool from_worker, TimeNs ready) override {
         if (free_pageable_us_.empty()) return {ready, ready};
-        const auto use = bus_->use(ModeledMemoryBus::Traffic::FreePageable);
-        const double cost_us = free_pageable_us_.scaled_at(static_cast<double>(bytes)) * use.factor();
+        const auto use = bus_->use(from_worker ? ModeledMemoryBus::Traffic::FreeFromWorker
+                                               : ModeledMemoryBus::Traffic::Fill);
+        // A cost: it grows where rates fall (the Fill curve is a rate factor, the free curve a cost one).
+        const double factor = from_worker ? use.factor() : 1.0 / use.factor();
+        const double cost_us = free_pageable_us_.scaled_at(static_cast<double>(bytes)) * factor;
         return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready);
     }
     bool touches_memory() const override { return false; }

@@ -7,9 +7,9 @@ const std::vector<double>& factors_of(const HostLoadCurve& curve, ModeledMemoryB
     switch (traffic) {
         case ModeledMemoryBus::Traffic::Fill: return curve.fill;
         case ModeledMemoryBus::Traffic::FirstTouch: return curve.first_touch;
-        case ModeledMemoryBus::Traffic::MemcpyToPinned: return curve.memcpy_to_pinned;
-        case ModeledMemoryBus::Traffic::PageableH2D: return curve.pageable_h2d;
-        case ModeledMemoryBus::Traffic::FreePageable: return curve.free_pageable;
+        case ModeledMemoryBus::Traffic::PinFromMemory: return curve.memcpy_to_pinned;
+        case ModeledMemoryBus::Traffic::PageableFromMemory: return curve.pageable_h2d;
+        case ModeledMemoryBus::Traffic::FreeFromWorker: return curve.free_pageable;
     }
     return curve.fill;
 }

@@ -10,7 +10,9 @@ namespace pinscope {
 
 class ModeledMemoryBus {
 public:
-    enum class Traffic { Fill, FirstTouch, MemcpyToPinned, PageableH2D, FreePageable };
+    // A thread's own streaming (Fill, FirstTouch), or work on a batch a worker handed over, whose
+    // bytes are no longer in the caches (the other three).
+    enum class Traffic { Fill, FirstTouch, PinFromMemory, PageableFromMemory, FreeFromWorker };
 
     explicit ModeledMemoryBus(HostLoadCurve curve) : curve_(std::move(curve)) {}
 
@@ -23,7 +25,7 @@ public:
         Use& operator=(const Use&) = delete;
         int others() const { return others_; }
         // The curve's factor for this traffic with others() busy: a rate factor (a cost factor for
-        // FreePageable); 1 when no curve was measured.
+        // FreeFromWorker); 1 when no curve was measured.
         double factor() const { return factor_; }
 
     private:

@@ -36,12 +36,12 @@ public:
         }
         return {start, now_ns()};
     }
-    WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool, TimeNs) override {
+    WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy, TimeNs) override {
         const TimeNs start = now_ns();
         std::memcpy(dst, src, bytes);
         return {start, now_ns()};
     }
-    WorkTimes free_batch(PageableBuffer& buffer, std::size_t, TimeNs) override {
+    WorkTimes free_batch(PageableBuffer& buffer, std::size_t, bool, TimeNs) override {
         const TimeNs start = now_ns();
         buffer.reset();
         return {start, now_ns()};

@@ -45,7 +45,8 @@ std::optional<Batch> BatchBuilder::build(std::uint64_t index, TimeNs ready, Lane
     recorder.record(Stage::Load, index, batch.bytes, load.start, load.end);
 
     void* destination = into_pinned ? batch.pinned->ptr : static_cast<void*>(batch.pageable.get());
-    const WorkTimes collate = host_.copy(destination, samples_.get(), batch.bytes, into_pinned, load.end);
+    const WorkTimes collate = host_.copy(destination, samples_.get(), batch.bytes,
+                                         into_pinned ? HostCopy::CollatePinned : HostCopy::CollateFresh, load.end);
     recorder.record(Stage::Collate, index, batch.bytes, collate.start, collate.end);
     batch.ready_at = last_end_ = collate.end;
     return batch;
@@ -68,10 +69,12 @@ bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
             break;
     }
     if (!batch.pinned) return false;
-    const WorkTimes pin = host_.copy(batch.pinned->ptr, batch.pageable.get(), batch.bytes, true,
+    const bool from_worker = config_.num_workers > 0;
+    const WorkTimes pin = host_.copy(batch.pinned->ptr, batch.pageable.get(), batch.bytes,
+                                     from_worker ? HostCopy::PinFromMemory : HostCopy::PinCached,
                                      ready_after(std::max(batch.ready_at, last_end_), before));
     recorder.record(Stage::Pin, batch.index, batch.bytes, pin.start, pin.end);
-    const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, pin.end);
+    const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, from_worker, pin.end);
     if (freed.end > freed.start) recorder.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);
     batch.ready_at = last_end_ = freed.end;  // handed on after the free, as PyTorch's pin thread does
     return true;

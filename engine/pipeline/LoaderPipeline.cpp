@@ -173,7 +173,8 @@ void LoaderPipeline::consume(Batch batch) {
         if (end - start >= kShortestRecordedWait) consumer_.record(Stage::Sync, oldest.batch, 0, start, end);
         on_device_.erase(on_device_.begin());
     }
-    const HostSource source = batch.source();
+    HostSource source = batch.source();
+    source.cached = config_.num_workers == 0;  // collated by this thread a moment ago
     const TimeNs start = now_ns();
     const OpId copy = device_.copy_to_device(source, batch.index);
     if (!source.pinned) consumer_.record(Stage::Staging, batch.index, batch.bytes, start, now_ns());
@@ -188,7 +189,7 @@ void LoaderPipeline::consume(Batch batch) {
     if (batch.pinned) {
         pool_.release(*batch.pinned, copy);
     } else {
-        const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, now_ns());
+        const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, config_.num_workers > 0, now_ns());
         if (freed.end > freed.start) consumer_.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);
     }
     pool_.process_events(&consumer_);

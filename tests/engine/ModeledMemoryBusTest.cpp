@@ -33,7 +33,7 @@ HardwareProfile contended_profile() {
 TEST(ModeledMemoryBus, CountsTheOthersAtTheStartOfEachUse) {
     ModeledMemoryBus bus(halving_curve());
     {
-        const auto first = bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned);
+        const auto first = bus.use(ModeledMemoryBus::Traffic::PinFromMemory);
         EXPECT_EQ(first.others(), 0);
         EXPECT_DOUBLE_EQ(first.factor(), 1.0);
         const auto second = bus.use(ModeledMemoryBus::Traffic::FirstTouch);
@@ -42,13 +42,13 @@ TEST(ModeledMemoryBus, CountsTheOthersAtTheStartOfEachUse) {
         EXPECT_EQ(bus.active(), 2);
     }
     EXPECT_EQ(bus.active(), 0);
-    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::PageableH2D).factor(), 1.0);
+    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::PageableFromMemory).factor(), 1.0);
 }
 
 TEST(ModeledMemoryBus, WithoutACurveNothingSlows) {
     ModeledMemoryBus bus(HostLoadCurve{});
-    const auto first = bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned);
-    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned).factor(), 1.0);
+    const auto first = bus.use(ModeledMemoryBus::Traffic::PinFromMemory);
+    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::PinFromMemory).factor(), 1.0);
 }
 
 TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
@@ -56,16 +56,16 @@ TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
     auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
     const auto host = make_host_work(HostMode::Modeled, profile, bus);
     constexpr std::size_t kBytes = 4 << 20;
-    const auto duration = [&](bool into_pinned) {
-        const WorkTimes times = host->copy(nullptr, nullptr, kBytes, into_pinned, 0);
+    const auto duration = [&](HostCopy kind) {
+        const WorkTimes times = host->copy(nullptr, nullptr, kBytes, kind, 0);
         return static_cast<double>(times.end - times.start);
     };
-    const double pin_alone = duration(true);
-    const double collate_alone = duration(false);
+    const double pin_alone = duration(HostCopy::PinFromMemory);
+    const double collate_alone = duration(HostCopy::CollateFresh);
     EXPECT_NEAR(pin_alone, kBytes / profile.memcpy_to_pinned_gb_per_s, 2);  // ns: bytes / (GB/s)
-    const auto other = bus->use(ModeledMemoryBus::Traffic::MemcpyToPinned);
-    EXPECT_NEAR(duration(true), 2 * pin_alone, 2);
-    EXPECT_NEAR(duration(false), 4 * collate_alone, 4);
+    const auto other = bus->use(ModeledMemoryBus::Traffic::PinFromMemory);
+    EXPECT_NEAR(duration(HostCopy::PinFromMemory), 2 * pin_alone, 2);
+    EXPECT_NEAR(duration(HostCopy::CollateFresh), 4 * collate_alone, 4);
 }
 
 TEST(ModeledMemoryBus, FreeingABatchCostsTheProfilesFigureAndMoreUnderLoad) {
@@ -74,7 +74,7 @@ TEST(ModeledMemoryBus, FreeingABatchCostsTheProfilesFigureAndMoreUnderLoad) {
     const auto host = make_host_work(HostMode::Modeled, profile, bus);
     PageableBuffer none;
     const auto cost_ns = [&] {
-        const WorkTimes times = host->free_batch(none, 2 << 20, 0);
+        const WorkTimes times = host->free_batch(none, 2 << 20, true, 0);
         return static_cast<double>(times.end - times.start);
     };
     EXPECT_NEAR(cost_ns(), 80'000, 1);  // 40 us per MiB, beyond the curve's one point
@@ -82,14 +82,14 @@ TEST(ModeledMemoryBus, FreeingABatchCostsTheProfilesFigureAndMoreUnderLoad) {
     EXPECT_NEAR(cost_ns(), 240'000, 1);
 }
 
-TEST(ModeledMemoryBus, PageableStagingSlowsButPinnedCopiesDoNot) {
+TEST(ModeledMemoryBus, PageableStagingOfAHandedOverBatchSlowsButPinnedAndCachedCopiesDoNot) {
     const HardwareProfile profile = contended_profile();
     auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
     EmulatedDevice device(profile, HostMode::Modeled, bus);
     constexpr std::size_t kBytes = 8 << 20;
     std::vector<std::byte> pageable(kBytes);
-    const auto copy_ns = [&](bool pinned) {
-        device.copy_to_device(HostSource{pageable.data(), kBytes, pinned}, 0);
+    const auto copy_ns = [&](bool pinned, bool cached = false) {
+        device.copy_to_device(HostSource{pageable.data(), kBytes, pinned, cached}, 0);
         device.synchronize();
         std::vector<CompletedOp> done;
         device.collect_completed(done);
@@ -101,6 +101,7 @@ TEST(ModeledMemoryBus, PageableStagingSlowsButPinnedCopiesDoNot) {
     const auto worker = bus->use(ModeledMemoryBus::Traffic::FirstTouch);
     EXPECT_NEAR(copy_ns(false), 2 * pageable_alone, 2);
     EXPECT_NEAR(copy_ns(true), pinned_alone, 1);
+    EXPECT_NEAR(copy_ns(false, true), pageable_alone, 2);  // still in the caches: the sweep's rate
 }
 
 }  // namespace

@@ -136,14 +136,14 @@ public:
     double host_unregister_us(std::size_t bytes) override { return register_and_unregister(bytes).second; }
 
     // Both read a batch as the pipeline hands it on: just collated into a fresh buffer.
-    double memcpy_to_pinned_gb_per_s(std::size_t bytes) override {
+    double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState state) override {
         void* pinned = host_.get(HostMemoryKind::Pinned, bytes);
-        return from_collated_batches(bytes, [&](const std::byte* batch) { std::memcpy(pinned, batch, bytes); });
+        return from_collated_batches(bytes, state, [&](const std::byte* batch) { std::memcpy(pinned, batch, bytes); });
     }
 
-    double pageable_h2d_gb_per_s(std::size_t bytes) override {
+    double pageable_h2d_gb_per_s(std::size_t bytes, BatchState state) override {
         void* device = device_buffer(bytes);
-        return from_collated_batches(bytes, [&](const std::byte* batch) {
+        return from_collated_batches(bytes, state, [&](const std::byte* batch) {
             check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, batch, bytes, cudaMemcpyHostToDevice, copy_); });
             check("cudaStreamSynchronize", [&] { return cudaStreamSynchronize(copy_); });
         });
@@ -166,12 +166,13 @@ private:
     // GB/s of `read` over a freshly collated batch, timed on the host, the median of kSamples
     // after one untimed.
     template <class Read>
-    double from_collated_batches(std::size_t bytes, Read&& read) {
+    double from_collated_batches(std::size_t bytes, BatchState state, Read&& read) {
         auto* samples = static_cast<std::byte*>(host_.get(HostMemoryKind::Pageable, bytes));
         std::memset(samples, 0x5A, bytes);
         std::vector<double> rates;
         for (int i = 0; i <= kSamples; ++i) {
             const PageableBuffer batch = collated_batch(samples, bytes);
+            if (state == BatchState::InMemory) evict_caches();
             const TimeNs start = now_ns();
             read(batch.get());
             const double ns = static_cast<double>(now_ns() - start);

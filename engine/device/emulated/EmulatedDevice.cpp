@@ -67,10 +67,12 @@ void EmulatedDevice::unregister_host(void* ptr, std::size_t bytes) {
 OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
     const TimeNs issued = now_ns();
     if (source.pinned) return issue_copy(source, batch, issued, 1.0);
-    // The calling thread stages a pageable copy through host memory: it slows while other modelled
-    // threads stream through it. A pinned copy is the copy engine's alone.
-    const auto staging = bus_->use(ModeledMemoryBus::Traffic::PageableH2D);
-    return issue_copy(source, batch, issued, staging.factor());
+    // The calling thread stages a pageable copy through host memory: the profile's rate is for
+    // bytes in the caches, as the bandwidth sweep copies them. A batch a worker handed over is
+    // read from memory, slower still while other modelled threads stream through it.
+    const auto staging = bus_->use(source.cached ? ModeledMemoryBus::Traffic::Fill
+                                                 : ModeledMemoryBus::Traffic::PageableFromMemory);
+    return issue_copy(source, batch, issued, source.cached ? 1.0 : staging.factor());
 }
 
 OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor) {
