@@ -76,8 +76,8 @@ CalibrateCommand::CalibrateCommand(CLI::App& app, std::string command_line)
     command_->add_flag("--quick", quick_, "copy sizes every 4x instead of 2x and 3 samples instead of 5");
     command_->footer(
         "Measures copy bandwidth by size (H2D and D2H; pinned, pageable, write-combined), how pageable copies hold "
-        "the host and whether they overlap kernels, the cost of copy calls, page locking and freeing, and the host's "
-        "cores and memcpy rate. Use the result with --device emulated:FILE, or put it in resources/profiles.");
+        "the host and whether they overlap kernels, the cost of copy calls, page locking and freeing, the host's "
+        "cores and memcpy rates, and how host work slows while other threads stream through memory. Use the result with --device emulated:FILE, or put it in resources/profiles.");
 }
 
 bool CalibrateCommand::selected() const { return command_->parsed(); }
