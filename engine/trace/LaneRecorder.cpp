@@ -2,7 +2,7 @@
 
 #include <sched.h>
 
-#include "topology/CpuNodeMap.h"
+#include "topology/MachineTopology.h"
 
 namespace pinscope {
 
@@ -12,7 +12,8 @@ void LaneRecorder::record(Stage stage, std::uint64_t batch, std::uint64_t bytes,
     if (!is_device_lane(lane_.kind)) {
         const int cpu = sched_getcpu();
         span.cpu = static_cast<std::int16_t>(cpu);
-        span.numa_node = static_cast<std::int16_t>(CpuNodeMap::host().node_of(cpu));
+        static const std::shared_ptr<const MachineTopology> machine = this_machine_topology();
+        span.numa_node = static_cast<std::int16_t>(machine->node_of_cpu(cpu));
     }
     trace_->add(span);
 }
