@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "config/LoaderConfig.h"
 #include "trace/Span.h"
 
 namespace pinscope {
@@ -17,7 +18,7 @@ struct DeviceInfo {
     std::string name;     // "NVIDIA H200", or the profile's description for the emulated device
     std::string profile;  // the emulated device's profile name; empty for CUDA
     std::string detail;   // PCI bus id, link, driver: one line for banners and summaries
-    std::string pci_bus_id;  // normalised ("0000:c1:00.0"); for the emulated device, the GPU it stands for, or ""
+    std::string pci_bus_id{};  // normalised ("0000:c1:00.0"); for the emulated device, the GPU it stands for, or ""
 };
 
 // A CUDA call (or its emulated counterpart) failed: names the call, the device and the error.
@@ -50,6 +51,17 @@ struct HostSource {
     const void* ptr = nullptr;
     std::size_t bytes = 0;
     bool pinned = false;  // page-locked (pool block, cudaHostAlloc or registered)
+    // Share of the bytes on another NUMA node than the GPU's; the emulated device charges its
+    // profile's cross-node factor for it (a real GPU pays whatever the machine makes it pay).
+    double remote_fraction = 0;
+};
+
+// Where the pages of page-locked memory go: bound (mbind) to `nodes` before they are faulted in
+// and locked. First touch leaves them where the allocating thread runs.
+struct PinnedPlacement {
+    MemoryPlacement policy = MemoryPlacement::FirstTouch;
+    std::vector<int> nodes;  // one node for GpuLocal and Remote, every node for Interleave
+    friend bool operator==(const PinnedPlacement&, const PinnedPlacement&) = default;
 };
 
 class Device {
@@ -61,6 +73,9 @@ public:
     // Sizes device buffers for batches of up to `max_batch_bytes`; called before each run segment.
     virtual void prepare(std::size_t max_batch_bytes) = 0;
 
+    // Where later page-locked allocations and registrations put their pages; called before
+    // prepare(), while nothing allocates. Blocks allocated before keep their pages.
+    virtual void set_pinned_placement(const PinnedPlacement& placement) = 0;
     // Thread-safe: workers and the pin thread allocate while the consumer copies.
     virtual PinnedAllocation allocate_pinned(std::size_t bytes) = 0;
     virtual void free_pinned(const PinnedAllocation& allocation) = 0;

@@ -41,6 +41,8 @@ constexpr Rule kBandwidth{0.01, false, 1e6, false, "a rate from 0.01 to 1000000 
 constexpr Rule kCost{0, false, kInf, false, "a number of at least 0"};
 constexpr Rule kFraction{0, false, 1, false, "a number from 0 to 1"};
 constexpr Rule kCores{1, false, 4096, true, "an integer from 1 to 4096"};
+constexpr Rule kCrossNodeFactor{0, true, 1, false,
+                                "a number above 0 and at most 1 (the rate across nodes as a share of the local one)"};
 
 [[noreturn]] void reject(const std::string& field, const std::string& value, const std::string& allowed) {
     throw ConfigError(ConfigIssue{field, value, allowed});
@@ -189,6 +191,12 @@ double SizeCurve::scaled_at(double bytes) const {
     return at(bytes);
 }
 
+double cross_node_slowdown(double remote_fraction, double factor) {
+    if (!(remote_fraction > 0) || !(factor > 0)) return 1.0;
+    const double remote = std::min(remote_fraction, 1.0);
+    return 1.0 - remote + remote / factor;
+}
+
 double HardwareProfile::h2d_bytes_per_s(double bytes, bool pinned) const {
     return (pinned ? h2d_pinned_gb_per_s : h2d_pageable_gb_per_s).at(bytes) * 1e9;
 }
@@ -235,6 +243,15 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);
     profile.host_unregister_us = host.own_curve("host_unregister_us", kCost);
+
+    if (top.has("numa")) {
+        const Reader numa = top.object("numa");
+        profile.cross_node_h2d_factor = numa.number("cross_node_h2d_factor", kCrossNodeFactor);
+        profile.cross_node_memcpy_factor = numa.number("cross_node_memcpy_factor", kCrossNodeFactor);
+        profile.numa_source = numa.text("source");
+        if (profile.numa_source.empty())
+            reject(numa.path_of("source"), "\"\"", "where the factors come from: a measurement, or what they are estimated from");
+    }
     return profile;
 }
 
@@ -273,6 +290,10 @@ json to_json(const HardwareProfile& profile) {
         written["host"]["all_cores_memcpy_gb_per_s"] = profile.all_cores_memcpy_gb_per_s;
     if (profile.all_cores_first_touch_gb_per_s > 0)
         written["host"]["all_cores_first_touch_gb_per_s"] = profile.all_cores_first_touch_gb_per_s;
+    if (profile.cross_node_h2d_factor != 1.0 || profile.cross_node_memcpy_factor != 1.0 || !profile.numa_source.empty())
+        written["numa"] = {{"cross_node_h2d_factor", profile.cross_node_h2d_factor},
+                           {"cross_node_memcpy_factor", profile.cross_node_memcpy_factor},
+                           {"source", profile.numa_source}};
     // The optional curves, where they say something the pinned ones do not.
     const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {
         if (curve.empty()) return;

@@ -30,7 +30,10 @@ public:
     virtual WorkTimes load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
                                    std::uint64_t first_sample, TimeNs ready) = 0;
     // Copies `bytes` from `src` to `dst` (collate into a batch, or pin into page-locked memory).
-    virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool into_pinned, TimeNs ready) = 0;
+    // `remote_fraction`: the share of `dst` on another NUMA node than this thread's (modelled work
+    // charges the profile's cross-node memcpy factor for it; real work pays what the machine charges).
+    virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool into_pinned, TimeNs ready,
+                           double remote_fraction) = 0;
     // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).
     virtual bool touches_memory() const = 0;
 };

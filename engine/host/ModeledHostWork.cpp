@@ -81,7 +81,8 @@ public:
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
                              1e9),
           all_memcpy_bytes_per_s_(profile.all_cores_memcpy_gb_per_s * 1e9),
-          all_fresh_bytes_per_s_(profile.all_cores_first_touch_gb_per_s * 1e9) {}
+          all_fresh_bytes_per_s_(profile.all_cores_first_touch_gb_per_s * 1e9),
+          cross_node_memcpy_factor_(profile.cross_node_memcpy_factor) {}
 
     // A sample is written once (at memcpy speed) and then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
@@ -94,12 +95,14 @@ public:
         const double rate = bus.rate(memcpy_bytes_per_s_, all_memcpy_bytes_per_s_);
         return cores_.run_for(seconds_to_ns((static_cast<double>(sample_bytes) / rate + cpu_s) * count), ready);
     }
-    WorkTimes copy(void*, const void*, std::size_t bytes, bool into_pinned, TimeNs ready) override {
+    WorkTimes copy(void*, const void*, std::size_t bytes, bool into_pinned, TimeNs ready,
+                   double remote_fraction) override {
         // A pageable destination is a batch's new buffer: its pages are faulted in as it is written.
         const ModeledMemoryBus::Use bus = bus_.use();
         const double rate = into_pinned ? bus.rate(pinned_bytes_per_s_, all_memcpy_bytes_per_s_)
                                         : bus.rate(fresh_bytes_per_s_, all_fresh_bytes_per_s_);
-        return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate), ready);
+        const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
+        return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
     bool touches_memory() const override { return false; }
 
@@ -110,6 +113,7 @@ private:
     double fresh_bytes_per_s_;
     double all_memcpy_bytes_per_s_;
     double all_fresh_bytes_per_s_;
+    double cross_node_memcpy_factor_;
     ModeledMemoryBus bus_;
 };
 

@@ -36,7 +36,7 @@ public:
         }
         return {start, now_ns()};
     }
-    WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool, TimeNs) override {
+    WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool, TimeNs, double) override {
         const TimeNs start = now_ns();
         std::memcpy(dst, src, bytes);
         return {start, now_ns()};
