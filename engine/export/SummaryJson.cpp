@@ -155,10 +155,10 @@ std::size_t write_numa_rows(std::ostream& out, const RunSummary& summary) {
     const NumaSummary& numa = summary.numa;
     if (numa.topology_source.empty()) return 0;
     const NumaUsage& usage = numa.usage;
-    std::string where = numa.topology_source + (numa.from_file ? " (loaded; placement modelled)" : "");
+    std::string where = numa.topology_source + (numa.from_file ? ", loaded: placement modelled" : "");
     if (usage.nodes.size() == 1) where += ", one NUMA node";
     if (usage.gpu_pci_bus_id.empty())
-        where += "; the GPU is not on it";
+        where += "; GPU not located on it";
     else
         where += "; GPU " + usage.gpu_pci_bus_id + (numa.gpu_name.empty() ? "" : " (" + numa.gpu_name + ")") +
                  (usage.gpu_node >= 0 ? " on node " + std::to_string(usage.gpu_node) : ", node unknown");

@@ -15,7 +15,6 @@ constexpr BindingField kBindingFields[] = {
     {"bind_consumer", &LoaderConfig::bind_consumer},
 };
 
-constexpr const char* kBindAllowed = "none, local, remote, or a list of this topology's CPUs such as 0-3,8";
 
 // "node 0, CPUs 0-1": the one node of a single-node topology, for refusals.
 std::string only_node_text(const MachineTopology& topology) {
@@ -125,8 +124,9 @@ std::vector<ConfigIssue> find_numa_issues(const LoaderConfig& config, const Mach
         } else if (binding.policy == CpuBindPolicy::CpuList) {
             for (const int cpu : binding.cpus) {
                 if (std::binary_search(all.begin(), all.end(), cpu)) continue;
+                const std::string policies = topology.single_node() ? "none, local" : "none, local, remote";
                 issues.push_back({field.name, to_string(binding),
-                                  std::string(kBindAllowed) + ": CPU " + std::to_string(cpu) + " does not exist on " +
+                                  policies + " or a CPU list: CPU " + std::to_string(cpu) + " does not exist on " +
                                       topology_place(topology) + " (CPUs " + cpu_list_to_string(all) + ")"});
                 break;
             }

@@ -53,7 +53,7 @@ void node_lines(std::string& out, const MachineTopology& topology, const Topolog
     for (const TopologyGpu& gpu : topology.gpus) {
         if (gpu.node != node.os_index) continue;
         out += "    GPU " + gpu.pci_bus_id + (gpu.name.empty() ? "" : "  " + gpu.name);
-        out += &gpu == run_gpu ? "  <- this run's GPU\n" : "\n";
+        out += &gpu == run_gpu ? "  <- selected\n" : "\n";
     }
 }
 

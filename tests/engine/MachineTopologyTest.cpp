@@ -164,7 +164,7 @@ TEST(TopologyTree, ShowsEachGpuUnderItsNodeAndTheRunGpusLocality) {
     EXPECT_NE(text.find("a loaded topology, not this machine"), std::string::npos) << text;
     EXPECT_NE(text.find("2 packages, 2 NUMA nodes, 32 cores, 64 CPUs, 2 NVIDIA GPUs"), std::string::npos) << text;
     EXPECT_NE(text.find("  NUMA node 1  256.0 GiB  cores 16-31, cpus 16-31,48-63\n"
-                        "    GPU 0000:c1:00.0  NVIDIA H200  <- this run's GPU\n"),
+                        "    GPU 0000:c1:00.0  NVIDIA H200  <- selected\n"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("GPU 0000:c1:00.0 (NVIDIA H200) is local to NUMA node 1, CPUs 16-31,48-63\n"), std::string::npos)
