@@ -12,6 +12,7 @@
 #include "ExitCodes.h"
 #include "config/ConfigJson.h"
 #include "config/ConfigValidation.h"
+#include "numa/NumaPlan.h"
 
 namespace pinscope::cli {
 
@@ -30,11 +31,12 @@ struct FlagSpec {
     bool allowed_in_help;      // list what is allowed in --help (short enumerations)
     const char* default_text;  // nullptr: LoaderConfig's default
     void (*to_axis)(SweepAxes& axes, const LoaderConfig& config);  // non-null for the sweep axes
+    bool all_bindings = false;  // sets bind_pin_thread and bind_consumer too (--bind)
 };
 
 namespace {
 
-constexpr std::array<FlagSpec, 16> kFlags{{
+constexpr std::array<FlagSpec, 23> kFlags{{
     {"--batch-size", "batch_size", "N", "samples per batch", Kind::Integer, "0", false, nullptr, nullptr},
     {"--sample-shape", "sample_shape", "SHAPE", "shape of one sample, such as 3x224x224", Kind::Shape, "[0]", false,
      nullptr, nullptr},
@@ -67,6 +69,29 @@ constexpr std::array<FlagSpec, 16> kFlags{{
      "modeled on the emulated device, real on CUDA", nullptr},
     {"--pinned-budget", "pinned_budget_bytes", "BYTES", "most page-locked memory, such as 512M, 4G or 1.5GiB",
      Kind::Size, "0", false, "a quarter of physical memory", nullptr},
+    {"--bind", "bind_workers", "POLICY",
+     "where the workers, the pin thread and the consumer may run: none, local (the GPU's NUMA node), remote "
+     "(another node) or a CPU list such as 0-3,8; --bind-workers, --bind-pin and --bind-consumer override it",
+     Kind::Text, "\"\"", false, nullptr,
+     [](SweepAxes& axes, const LoaderConfig& c) { axes.bind.push_back(c.bind_workers); }, true},
+    {"--bind-workers", "bind_workers", "POLICY", "where the workers may run: as --bind", Kind::Text, "\"\"", false,
+     nullptr, nullptr},
+    {"--bind-pin", "bind_pin_thread", "POLICY", "where the pin thread may run: as --bind", Kind::Text, "\"\"", false,
+     nullptr, nullptr},
+    {"--bind-consumer", "bind_consumer", "POLICY", "where the consumer may run: as --bind", Kind::Text, "\"\"", false,
+     nullptr, nullptr},
+    {"--membind", "membind", "PLACEMENT",
+     "where the pages of pinned blocks go: none (first touch), local (the GPU's NUMA node), remote (another node) "
+     "or interleave (page by page over every node)",
+     Kind::Text, "\"\"", false, nullptr,
+     [](SweepAxes& axes, const LoaderConfig& c) { axes.membind.push_back(c.membind); }},
+    {"--topology", "topology_xml", "FILE|NAME",
+     "model this hwloc XML topology instead of this machine (emulated device only): a file, or a shipped one "
+     "(2-socket-2-gpu, 4-gpu-server)",
+     Kind::Text, nullptr, false, "this machine", nullptr},
+    {"--gpu", "gpu_pci_bus_id", "BUSID",
+     "on a loaded topology, the GPU the emulated device stands for, by PCI bus id such as 0000:c1:00.0", Kind::Text,
+     "\"x\"", false, "the topology's first GPU", nullptr},
 }};
 
 std::string lower(std::string text) {
@@ -76,6 +101,7 @@ std::string lower(std::string text) {
 }
 
 bool names_field(const FlagSpec& spec, const std::string& field) {
+    if (spec.all_bindings && (field == "bind_pin_thread" || field == "bind_consumer")) return true;
     return field == spec.field || field.starts_with(std::string(spec.field) + "[");
 }
 
@@ -138,7 +164,9 @@ std::optional<std::string> try_apply(LoaderConfig& config, const FlagSpec& spec,
     const auto value = to_json_value(spec.kind, text);
     if (!value) return allowed_text(spec);
     try {
-        config = config_from_json(json{{spec.field, *value}}, config);
+        json object{{spec.field, *value}};
+        if (spec.all_bindings) object["bind_pin_thread"] = object["bind_consumer"] = *value;
+        config = config_from_json(object, config);
     } catch (const ConfigError& error) {
         // Enumerations say best themselves what they accept; numbers beyond the type's range get
         // the range validate() allows.
@@ -164,6 +192,22 @@ std::string default_text(const FlagSpec& spec) {
         return std::string(buffer.data(), end);
     }
     return value.dump();
+}
+
+// A sweep list's items. --bind takes policies and CPU lists, whose own commas do not separate
+// items: "local,remote" is two items, "0-3,8" one, and "local,0-3,8" a policy and a CPU list.
+std::vector<std::string> sweep_items(const FlagSpec& spec, const std::string& text) {
+    if (!spec.all_bindings) return split_list(text);
+    std::vector<std::string> items;
+    for (const std::string& part : split_list(text)) {
+        const bool cpus = !part.empty() && part.find_first_not_of("0123456789-") == std::string::npos;
+        const bool previous_cpus = !items.empty() && parse_cpu_list(items.back()).has_value();
+        if (cpus && previous_cpus)
+            items.back() += "," + part;
+        else
+            items.push_back(part);
+    }
+    return items;
 }
 
 std::string help_text(const FlagSpec& spec, ConfigFlags::Mode mode) {
@@ -205,11 +249,16 @@ LoaderConfig ConfigFlags::config() const {
     if (given("--batches") != nullptr && given("--seconds") != nullptr)
         reject("--seconds", *given("--seconds"), "one run length: --batches or --seconds, not both");
     LoaderConfig config = config_file_.empty() ? LoaderConfig{} : load_file(config_file_);
-    for (const auto& [spec, text] : given_) {
-        if (mode_ == Mode::Sweep && spec->to_axis != nullptr) continue;
-        if (const auto allowed = try_apply(config, *spec, text)) {
-            const bool list = spec->to_axis != nullptr && text.find(',') != std::string::npos;
-            reject(spec->name, text, *allowed + (list ? " (comma lists are for pinscope-cli sweep)" : ""));
+    // --bind first, so that --bind-workers and the others override it wherever they are given.
+    for (const bool all_bindings : {true, false}) {
+        for (const auto& [spec, text] : given_) {
+            if (spec->all_bindings != all_bindings || (mode_ == Mode::Sweep && spec->to_axis != nullptr)) continue;
+            if (const auto allowed = try_apply(config, *spec, text)) {
+                // A CPU list holds commas too: only a list of policies is a sweep's list.
+                const bool list = spec->to_axis != nullptr && text.find(',') != std::string::npos &&
+                                  !parse_cpu_list(text);
+                reject(spec->name, text, *allowed + (list ? " (comma lists are for pinscope-cli sweep)" : ""));
+            }
         }
     }
     return config;
@@ -219,7 +268,7 @@ SweepAxes ConfigFlags::sweep_axes() const {
     SweepAxes axes;
     for (const auto& [spec, text] : given_) {
         if (spec->to_axis == nullptr) continue;
-        for (const std::string& item : split_list(text)) {
+        for (const std::string& item : sweep_items(*spec, text)) {
             LoaderConfig scratch;
             if (const auto allowed = try_apply(scratch, *spec, item))
                 reject(spec->name, item, "a comma list, each " + *allowed);
@@ -230,7 +279,15 @@ SweepAxes ConfigFlags::sweep_axes() const {
 }
 
 void ConfigFlags::validate(const LoaderConfig& config, const std::string& context) const {
-    const auto issues = find_config_issues(config);
+    auto issues = find_config_issues(config);
+    if (issues.empty()) {
+        // What only the run's topology can tell: CPUs that exist, a second node for remote.
+        try {
+            issues = find_numa_issues(config, *load_run_topology(config));
+        } catch (const ConfigError& error) {
+            issues.push_back(error.issue());
+        }
+    }
     if (!issues.empty()) throw UsageError(context + describe(issues.front()));
 }
 

@@ -34,7 +34,7 @@ bool write_export(const std::function<void()>& write, const std::string& done) {
 RunCommand::RunCommand(CLI::App& app)
     : command_(app.add_subcommand("run", "Run one configuration and print its summary")),
       flags_(*command_, ConfigFlags::Mode::Run) {
-    command_->add_option("--csv", csv_dir_, "write spans.csv, counters.csv and summary.json into this folder")
+    command_->add_option("--csv", csv_dir_, "write spans.csv, counters.csv, numa.csv and summary.json into this folder")
         ->type_name("DIR");
     command_->add_option("--trace", trace_path_, "write a Chrome trace (opens in Perfetto) to this file")
         ->type_name("FILE");
@@ -68,7 +68,7 @@ int RunCommand::execute() const {
     bool written = true;
     if (!csv_dir_.empty())
         written &= write_export([&] { export_csv_dir(csv_dir_, record); },
-                                "wrote spans.csv, counters.csv, summary.json to " + csv_dir_);
+                                "wrote spans.csv, counters.csv, numa.csv, summary.json to " + csv_dir_);
     if (!trace_path_.empty())
         written &= write_export([&] { export_chrome_trace(trace_path_, record); }, "wrote " + trace_path_);
     if (!summary_path_.empty())

@@ -16,6 +16,7 @@
 #include "ExitCodes.h"
 #include "RunCommand.h"
 #include "SweepCommand.h"
+#include "TopologyCommand.h"
 
 namespace {
 
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     const DevicesCommand devices(app);
     const BandwidthCommand bandwidth(app);
     const CalibrateCommand calibrate(app, shell_command_line(argc, argv));
+    const TopologyCommand topology(app);
 
     try {
         app.parse(argc, argv);
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
         if (devices.selected()) return devices.execute();
         if (bandwidth.selected()) return bandwidth.execute();
         if (calibrate.selected()) return calibrate.execute();
+        if (topology.selected()) return topology.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {

@@ -97,6 +97,19 @@ HostMode read_host_mode(const std::string& key, const json& value) {
     return read_enum(key, value, parse_host_mode, std::array{HostMode::Modeled, HostMode::Real});
 }
 
+MemoryPlacement read_placement(const std::string& key, const json& value) {
+    return read_enum(key, value, parse_memory_placement,
+                     std::array{MemoryPlacement::FirstTouch, MemoryPlacement::GpuLocal, MemoryPlacement::Remote,
+                                MemoryPlacement::Interleave});
+}
+
+CpuBinding read_binding(const std::string& key, const json& value) {
+    std::optional<CpuBinding> binding;
+    if (value.is_string()) binding = parse_cpu_binding(value.get<std::string>());
+    if (!binding) reject(key, value, "none, local (the GPU's NUMA node), remote (another node), or a CPU list such as 0-3,8");
+    return *binding;
+}
+
 std::vector<std::uint32_t> read_shape(const std::string& key, const json& value) {
     if (!value.is_array()) reject(key, value, "an array of integers, such as [3, 224, 224]");
     std::vector<std::uint32_t> shape;
@@ -127,7 +140,7 @@ struct Key {
 };
 
 // Every key config_from_json accepts, in LoaderConfig's order.
-constexpr std::array<Key, 16> kKeys{{
+constexpr std::array<Key, 22> kKeys{{
     {"batch_size", assign<&LoaderConfig::batch_size, read_count<std::uint32_t>>},
     {"sample_shape", assign<&LoaderConfig::sample_shape, read_shape>},
     {"dtype", assign<&LoaderConfig::dtype, read_dtype>},
@@ -144,6 +157,12 @@ constexpr std::array<Key, 16> kKeys{{
     {"device", assign<&LoaderConfig::device, read_string>},
     {"host", assign<&LoaderConfig::host, read_nullable<read_host_mode>>},
     {"pinned_budget_bytes", assign<&LoaderConfig::pinned_budget_bytes, read_nullable<read_count<std::uint64_t>>>},
+    {"bind_workers", assign<&LoaderConfig::bind_workers, read_binding>},
+    {"bind_pin_thread", assign<&LoaderConfig::bind_pin_thread, read_binding>},
+    {"bind_consumer", assign<&LoaderConfig::bind_consumer, read_binding>},
+    {"membind", assign<&LoaderConfig::membind, read_placement>},
+    {"topology_xml", assign<&LoaderConfig::topology_xml, read_string>},
+    {"gpu_pci_bus_id", assign<&LoaderConfig::gpu_pci_bus_id, read_string>},
 }};
 
 const Key* find_key(const std::string& name) {
@@ -276,6 +295,12 @@ json to_json(const LoaderConfig& config) {
         {"device", config.device},
         {"host", config.host ? json(to_string(*config.host)) : json(nullptr)},
         {"pinned_budget_bytes", optional_json(config.pinned_budget_bytes)},
+        {"bind_workers", to_string(config.bind_workers)},
+        {"bind_pin_thread", to_string(config.bind_pin_thread)},
+        {"bind_consumer", to_string(config.bind_consumer)},
+        {"membind", to_string(config.membind)},
+        {"topology_xml", config.topology_xml},
+        {"gpu_pci_bus_id", config.gpu_pci_bus_id},
     };
 }
 

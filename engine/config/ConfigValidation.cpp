@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "memory/PinnedPool.h"
+#include "topology/MachineTopology.h"
 
 namespace pinscope {
 
@@ -169,6 +170,26 @@ void check_host(Checker& check, const LoaderConfig& config) {
                   "work for real");
 }
 
+// What needs no topology: the run's topology is checked when it is loaded (numa/NumaPlan.h).
+void check_numa(Checker& check, const LoaderConfig& config) {
+    const std::pair<const char*, const CpuBinding*> bindings[] = {
+        {"bind_workers", &config.bind_workers}, {"bind_pin_thread", &config.bind_pin_thread},
+        {"bind_consumer", &config.bind_consumer}};
+    for (const auto& [field, binding] : bindings)
+        if (binding->policy == CpuBindPolicy::CpuList && binding->cpus.empty())
+            check.add(field, "\"\"", "none, local, remote, or a CPU list such as 0-3,8");
+    if (!config.topology_xml.empty() && config.is_cuda())
+        check.add("topology_xml", config.topology_xml,
+                  "empty with a CUDA device: a loaded topology is not this machine, so only the emulated device runs on "
+                  "it (device emulated)");
+    if (config.gpu_pci_bus_id.empty()) return;
+    if (normalize_pci_bus_id(config.gpu_pci_bus_id).empty())
+        check.add("gpu_pci_bus_id", config.gpu_pci_bus_id, "a PCI bus id such as 0000:c1:00.0");
+    else if (config.is_cuda())
+        check.add("gpu_pci_bus_id", config.gpu_pci_bus_id,
+                  "unset with a CUDA device: its GPU is the device's own (choose it with device cuda:N)");
+}
+
 bool check_budget_setting(Checker& check, const LoaderConfig& config) {
     if (!config.pinned_budget_bytes) return true;
     const std::uint64_t physical = physical_memory_bytes();
@@ -213,6 +234,7 @@ std::vector<ConfigIssue> find_config_issues(const LoaderConfig& config) {
     const bool budget_ok = check_budget_setting(check, config);
     // The footprint is only meaningful (and only fits in 64 bits) once its inputs are valid.
     if (sizes_ok && workers_ok && prefetch_ok && budget_ok) check_pinned_footprint(check, config);
+    check_numa(check, config);
     return check.take();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "config/LoaderConfig.h"
 #include "trace/Span.h"
 
 namespace pinscope {
@@ -51,6 +52,17 @@ struct HostSource {
     std::size_t bytes = 0;
     bool pinned = false;  // page-locked (pool block, cudaHostAlloc or registered)
     bool cached = false;  // the calling thread has just written it (no workers): still in the caches
+    // Share of the bytes on another NUMA node than the GPU's; the emulated device charges its
+    // profile's cross-node factor for it (a real GPU pays whatever the machine makes it pay).
+    double remote_fraction = 0;
+};
+
+// Where the pages of page-locked memory go: bound (mbind) to `nodes` before they are faulted in
+// and locked. First touch leaves them where the allocating thread runs.
+struct PinnedPlacement {
+    MemoryPlacement policy = MemoryPlacement::FirstTouch;
+    std::vector<int> nodes;  // one node for GpuLocal and Remote, every node for Interleave
+    friend bool operator==(const PinnedPlacement&, const PinnedPlacement&) = default;
 };
 
 class Device {
@@ -62,6 +74,9 @@ public:
     // Sizes device buffers for batches of up to `max_batch_bytes`; called before each run segment.
     virtual void prepare(std::size_t max_batch_bytes) = 0;
 
+    // Where later page-locked allocations and registrations put their pages; called before
+    // prepare(), while nothing allocates. Blocks allocated before keep their pages.
+    virtual void set_pinned_placement(const PinnedPlacement& placement) = 0;
     // Thread-safe: workers and the pin thread allocate while the consumer copies.
     virtual PinnedAllocation allocate_pinned(std::size_t bytes) = 0;
     virtual void free_pinned(const PinnedAllocation& allocation) = 0;

@@ -45,6 +45,8 @@ constexpr Rule kThreadCount{0, false, 4096, true, "an integer from 0 to 4096"};
 // A rate under load against the idle rate: noise may put it a little above 1.
 constexpr Rule kFactor{0, true, 2, false, "a factor above 0 and at most 2"};
 constexpr Rule kCostFactor{0, true, 1000, false, "a factor above 0 and at most 1000"};
+constexpr Rule kCrossNodeFactor{0, true, 1, false,
+                                "a number above 0 and at most 1 (the rate across nodes as a share of the local one)"};
 
 [[noreturn]] void reject(const std::string& field, const std::string& value, const std::string& allowed) {
     throw ConfigError(ConfigIssue{field, value, allowed});
@@ -210,6 +212,12 @@ double HostLoadCurve::at(const std::vector<double>& axis, const std::vector<doub
     return factors[i - 1] + t * (factors[i] - factors[i - 1]);
 }
 
+double cross_node_slowdown(double remote_fraction, double factor) {
+    if (!(remote_fraction > 0) || !(factor > 0)) return 1.0;
+    const double remote = std::min(remote_fraction, 1.0);
+    return 1.0 - remote + remote / factor;
+}
+
 double HardwareProfile::h2d_bytes_per_s(double bytes, bool pinned) const {
     return (pinned ? h2d_pinned_gb_per_s : h2d_pageable_gb_per_s).at(bytes) * 1e9;
 }
@@ -267,6 +275,15 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);
     profile.host_unregister_us = host.own_curve("host_unregister_us", kCost);
+
+    if (top.has("numa")) {
+        const Reader numa = top.object("numa");
+        profile.cross_node_h2d_factor = numa.number("cross_node_h2d_factor", kCrossNodeFactor);
+        profile.cross_node_memcpy_factor = numa.number("cross_node_memcpy_factor", kCrossNodeFactor);
+        profile.numa_source = numa.text("source");
+        if (profile.numa_source.empty())
+            reject(numa.path_of("source"), "\"\"", "where the factors come from: a measurement, or what they are estimated from");
+    }
     return profile;
 }
 
@@ -312,6 +329,10 @@ json to_json(const HardwareProfile& profile) {
                                              {"pageable_h2d", curve.pageable_h2d},
                                              {"free_pageable", curve.free_pageable}};
     }
+    if (profile.cross_node_h2d_factor != 1.0 || profile.cross_node_memcpy_factor != 1.0 || !profile.numa_source.empty())
+        written["numa"] = {{"cross_node_h2d_factor", profile.cross_node_h2d_factor},
+                           {"cross_node_memcpy_factor", profile.cross_node_memcpy_factor},
+                           {"source", profile.numa_source}};
     // The optional curves, where they say something the pinned ones do not.
     const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {
         if (curve.empty()) return;

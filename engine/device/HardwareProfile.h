@@ -74,9 +74,20 @@ struct HardwareProfile {
     SizeCurve host_unregister_us;           // cudaHostUnregister
     SizeCurve free_pageable_us;             // freeing a batch's pageable buffer (munmap); empty: free
 
+    // NUMA, optional in the JSON ("numa"): bandwidth across nodes as a share of the local one.
+    // A host-to-device copy from pages on another node than the GPU's runs at h2d x this factor;
+    // a host copy by a thread on another node than its destination at memcpy x this factor.
+    double cross_node_h2d_factor = 1.0;
+    double cross_node_memcpy_factor = 1.0;
+    std::string numa_source;                // where the factors come from (measured, or estimated from what)
+
     // Bytes per second for a host-to-device copy of `bytes`.
     double h2d_bytes_per_s(double bytes, bool pinned) const;
 };
+
+// How much longer work on bytes takes when `remote_fraction` of them cross nodes at `factor` of
+// the local rate: 1 - remote_fraction + remote_fraction / factor.
+double cross_node_slowdown(double remote_fraction, double factor);
 
 // Throws ConfigError naming the field ("profile.h2d_pinned_gb_per_s.values[2]") when invalid.
 HardwareProfile profile_from_json(const nlohmann::json& json);

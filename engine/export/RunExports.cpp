@@ -10,6 +10,7 @@
 #include "export/ChromeTrace.h"
 #include "export/CountersCsv.h"
 #include "export/ExportFormat.h"
+#include "export/NumaCsv.h"
 #include "export/SpansCsv.h"
 #include "export/SummaryJson.h"
 
@@ -32,6 +33,8 @@ void export_csv_dir(const std::string& dir, const RunRecord& record) {
                           [&](std::ostream& out) { write_spans_csv(out, record.spans, record.origin); });
     write_file_atomically((base / "counters.csv").string(),
                           [&](std::ostream& out) { write_counters_csv(out, record.counters, record.origin); });
+    write_file_atomically((base / "numa.csv").string(),
+                          [&](std::ostream& out) { write_numa_csv(out, record.numa_samples, record.origin); });
     export_summary_json((base / "summary.json").string(), record.summary);
 }
 

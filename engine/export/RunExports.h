@@ -6,7 +6,7 @@
 
 namespace pinscope {
 
-// Creates `dir` if missing and writes spans.csv, counters.csv and summary.json into it.
+// Creates `dir` if missing and writes spans.csv, counters.csv, numa.csv and summary.json into it.
 // Throws std::runtime_error naming the directory or file that could not be written.
 void export_csv_dir(const std::string& dir, const RunRecord& record);
 // summary.json: pretty-printed with 2 spaces.

@@ -51,7 +51,37 @@ json pinned_json(const PoolStats& stats) {
 }
 
 json device_json(const DeviceInfo& device) {
-    return {{"kind", device.kind}, {"name", device.name}, {"profile", device.profile}, {"detail", device.detail}};
+    return {{"kind", device.kind},     {"name", device.name},          {"profile", device.profile},
+            {"detail", device.detail}, {"pci_bus_id", device.pci_bus_id}};
+}
+
+json numa_json(const RunSummary& summary) {
+    const NumaSummary& numa = summary.numa;
+    json nodes = json::array();
+    for (const NodeUsage& node : numa.usage.nodes) {
+        std::uint64_t peak = 0;
+        for (const NodeUsage& p : numa.pinned_peak)
+            if (p.node == node.node) peak = p.pinned_bytes;
+        nodes.push_back({{"node", node.node}, {"pinned_in_use_bytes", node.pinned_bytes}, {"pinned_peak_bytes", peak}});
+    }
+    const LoaderConfig& config = summary.config;
+    return {
+        {"topology_source", numa.topology_source},
+        {"from_file", numa.from_file},
+        {"modelled", numa.usage.modelled},
+        {"gpu_pci_bus_id", numa.usage.gpu_pci_bus_id.empty() ? json(nullptr) : json(numa.usage.gpu_pci_bus_id)},
+        {"gpu_name", numa.gpu_name},
+        {"gpu_node", numa.usage.gpu_node >= 0 ? json(numa.usage.gpu_node) : json(nullptr)},
+        {"bind_workers", to_string(config.bind_workers)},
+        {"bind_pin_thread", to_string(config.bind_pin_thread)},
+        {"bind_consumer", to_string(config.bind_consumer)},
+        {"membind", to_string(config.membind)},
+        {"nodes", nodes},
+        {"h2d_bytes", numa.usage.h2d_bytes},
+        {"cross_node_h2d_bytes", numa.usage.cross_node_h2d_bytes},
+        {"host_copy_bytes", numa.usage.host_copy_bytes},
+        {"cross_node_host_copy_bytes", numa.usage.cross_node_host_copy_bytes},
+    };
 }
 
 std::string mib(double bytes) { return format_fixed(bytes / kMiB, 1) + " MiB"; }
@@ -115,14 +145,45 @@ void write_pinned_rows(std::ostream& out, const RunSummary& summary) {
     row(out, "allocations", std::to_string(pinned.num_host_alloc));
 }
 
+std::string share(std::uint64_t part, std::uint64_t whole) {
+    return whole == 0 ? "-" : percent(static_cast<double>(part) / static_cast<double>(whole));
+}
+
+// Where the run was: the topology and the GPU's node, the policies, pinned bytes by node and the
+// traffic that crossed nodes. Returns the rows written.
+std::size_t write_numa_rows(std::ostream& out, const RunSummary& summary) {
+    const NumaSummary& numa = summary.numa;
+    if (numa.topology_source.empty()) return 0;
+    const NumaUsage& usage = numa.usage;
+    std::string where = numa.topology_source + (numa.from_file ? ", loaded: placement modelled" : "");
+    if (usage.nodes.size() == 1) where += ", one NUMA node";
+    if (usage.gpu_pci_bus_id.empty())
+        where += "; GPU not located on it";
+    else
+        where += "; GPU " + usage.gpu_pci_bus_id + (numa.gpu_name.empty() ? "" : " (" + numa.gpu_name + ")") +
+                 (usage.gpu_node >= 0 ? " on node " + std::to_string(usage.gpu_node) : ", node unknown");
+    row(out, "topology", where);
+    const LoaderConfig& c = summary.config;
+    row(out, "NUMA policy", "workers " + to_string(c.bind_workers) + ", pin thread " + to_string(c.bind_pin_thread) +
+                                ", consumer " + to_string(c.bind_consumer) + ", membind " + to_string(c.membind));
+    std::string pinned;
+    for (const NodeUsage& node : numa.pinned_peak)
+        pinned += (pinned.empty() ? "" : ", ") + std::string("node ") + std::to_string(node.node) + " " +
+                  mib(static_cast<double>(node.pinned_bytes));
+    row(out, "pinned by node", "peak " + (pinned.empty() ? std::string("-") : pinned) + "; cross-node H2D " +
+                                   share(usage.cross_node_h2d_bytes, usage.h2d_bytes) + ", host copies " +
+                                   share(usage.cross_node_host_copy_bytes, usage.host_copy_bytes));
+    return 3;
+}
+
 // Rare events get a row only when they happened, and warnings are capped to keep one screen.
-void write_notes(std::ostream& out, const RunSummary& summary) {
+void write_notes(std::ostream& out, const RunSummary& summary, std::size_t max_warnings) {
     if (summary.reconfigurations > 0) {
         row(out, "reconfigured",
             std::to_string(summary.reconfigurations) + (summary.reconfigurations == 1 ? " time" : " times"));
     }
     if (summary.dropped_spans > 0) row(out, "dropped spans", std::to_string(summary.dropped_spans));
-    const std::size_t shown = std::min(summary.warnings.size(), kMaxWarningLines);
+    const std::size_t shown = std::min(summary.warnings.size(), max_warnings);
     for (std::size_t i = 0; i < shown; ++i) out << "warning: " << one_line(summary.warnings[i]) << '\n';
     if (summary.warnings.size() > shown)
         out << "(" << std::to_string(summary.warnings.size() - shown) << " more warnings)\n";
@@ -158,6 +219,7 @@ nlohmann::json summary_to_json(const RunSummary& summary) {
         {"reconfigurations", summary.reconfigurations},
         {"warnings", summary.warnings},
         {"error", summary.error.empty() ? json(nullptr) : json(summary.error)},
+        {"numa", numa_json(summary)},
     };
 }
 
@@ -167,7 +229,9 @@ std::string format_summary(const RunSummary& summary) {
     row(out, "config", config_line(summary.config));
     write_metric_rows(out, summary.metrics);
     write_pinned_rows(out, summary);
-    write_notes(out, summary);
+    // The NUMA rows take the place of warnings, so that the summary stays one screen.
+    const std::size_t numa_rows = write_numa_rows(out, summary);
+    write_notes(out, summary, kMaxWarningLines - std::min(numa_rows, kMaxWarningLines - 1));
     return out.str();
 }
 

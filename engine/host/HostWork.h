@@ -40,7 +40,10 @@ public:
     virtual WorkTimes load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
                                    std::uint64_t first_sample, TimeNs ready) = 0;
     // Copies `bytes` from `src` to `dst` (collate into a batch, or pin into page-locked memory).
-    virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready) = 0;
+    // `remote_fraction`: the share of `dst` on another NUMA node than this thread's (modelled work
+    // charges the profile's cross-node memcpy factor for it; real work pays what the machine charges).
+    virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready,
+                           double remote_fraction) = 0;
     // Frees a batch's pageable buffer once nothing reads it (after its pin copy, or its pageable
     // copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch. `from_worker`:
     // another thread wrote it, as with workers.

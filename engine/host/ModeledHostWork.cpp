@@ -57,6 +57,7 @@ public:
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
                              1e9),
           free_pageable_us_(profile.free_pageable_us),
+          cross_node_memcpy_factor_(profile.cross_node_memcpy_factor),
           bus_(std::move(bus)) {}
 
     // A sample is written once (at memcpy speed) and then worked on for cpu_us.
@@ -69,13 +70,14 @@ public:
         const auto use = bus_->use(ModeledMemoryBus::Traffic::Fill);
         return cores_.run_for(seconds_to_ns((write_s / use.factor() + cpu_s) * count), ready);
     }
-    WorkTimes copy(void*, const void*, std::size_t bytes, HostCopy kind, TimeNs ready) override {
+    WorkTimes copy(void*, const void*, std::size_t bytes, HostCopy kind, TimeNs ready, double remote_fraction) override {
         const bool fresh = kind == HostCopy::CollateFresh;
         const auto use = bus_->use(fresh                                ? ModeledMemoryBus::Traffic::FirstTouch
                                    : kind == HostCopy::PinFromMemory ? ModeledMemoryBus::Traffic::PinFromMemory
                                                                       : ModeledMemoryBus::Traffic::Fill);
         const double rate = (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * use.factor();
-        return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate), ready);
+        const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
+        return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
     // The buffer was never allocated; what freeing it would cost is charged.
     WorkTimes free_batch(PageableBuffer&, std::size_t bytes, bool from_worker, TimeNs ready) override {
@@ -95,6 +97,7 @@ private:
     double pinned_bytes_per_s_;
     double fresh_bytes_per_s_;
     SizeCurve free_pageable_us_;
+    double cross_node_memcpy_factor_;
     std::shared_ptr<ModeledMemoryBus> bus_;
 };
 

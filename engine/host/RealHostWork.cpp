@@ -36,7 +36,7 @@ public:
         }
         return {start, now_ns()};
     }
-    WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy, TimeNs) override {
+    WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy, TimeNs, double) override {
         const TimeNs start = now_ns();
         std::memcpy(dst, src, bytes);
         return {start, now_ns()};

@@ -20,15 +20,22 @@ bool sys_mlock(void* ptr, std::size_t bytes, unsigned flags) { return syscall(SY
 bool sys_munlock(void* ptr, std::size_t bytes) { return syscall(SYS_munlock, ptr, bytes) == 0; }
 
 std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
-std::size_t round_to_pages(std::size_t bytes) { return (bytes + page_size() - 1) / page_size() * page_size(); }
 
 }  // namespace
 
-PinnedAllocation map_locked(std::size_t bytes, LockTiming timing) {
+std::size_t round_to_pages(std::size_t bytes) { return (bytes + page_size() - 1) / page_size() * page_size(); }
+
+void* map_pages(std::size_t bytes) {
     const std::size_t length = round_to_pages(bytes);
     void* ptr = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (ptr == MAP_FAILED)
         throw DeviceError("mmap of " + std::to_string(length) + " bytes failed: " + std::strerror(errno));
+    return ptr;
+}
+
+PinnedAllocation map_locked(std::size_t bytes, LockTiming timing) {
+    const std::size_t length = round_to_pages(bytes);
+    void* ptr = map_pages(length);
     return PinnedAllocation{ptr, length, lock_range(ptr, length, timing)};
 }
 

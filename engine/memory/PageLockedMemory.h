@@ -16,6 +16,9 @@ enum class LockTiming { Now, OnFault };
 
 // Throws DeviceError when the memory cannot be mapped at all.
 PinnedAllocation map_locked(std::size_t bytes, LockTiming timing = LockTiming::Now);
+// Anonymous memory of whole pages, not locked (for placing before locking); throws DeviceError.
+void* map_pages(std::size_t bytes);
+std::size_t round_to_pages(std::size_t bytes);
 void unmap_locked(const PinnedAllocation& allocation);
 bool lock_range(void* ptr, std::size_t bytes, LockTiming timing = LockTiming::Now);
 void unlock_range(void* ptr, std::size_t bytes);

@@ -1,5 +1,6 @@
 #include "memory/PagePopulator.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,9 +20,12 @@ PagePopulator::~PagePopulator() {
 }
 
 void PagePopulator::populate(void* ptr, std::size_t bytes) {
+    Range range{static_cast<std::byte*>(ptr), bytes, {}};
+    CPU_ZERO(&range.cpus);
+    pthread_getaffinity_np(pthread_self(), sizeof range.cpus, &range.cpus);
     {
         std::lock_guard lock(mutex_);
-        queue_.push_back({static_cast<std::byte*>(ptr), bytes});
+        queue_.push_back(range);
     }
     changed_.notify_all();
 }
@@ -34,6 +38,9 @@ void PagePopulator::forget(void* ptr) {
 
 void PagePopulator::main() {
     const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    cpu_set_t current;
+    CPU_ZERO(&current);
+    pthread_getaffinity_np(pthread_self(), sizeof current, &current);
     std::unique_lock lock(mutex_);
     while (true) {
         changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -42,6 +49,9 @@ void PagePopulator::main() {
         queue_.pop_front();
         busy_with_ = range.ptr;
         lock.unlock();
+        if (CPU_COUNT(&range.cpus) > 0 && !CPU_EQUAL(&range.cpus, &current) &&
+            pthread_setaffinity_np(pthread_self(), sizeof range.cpus, &range.cpus) == 0)
+            current = range.cpus;
         // One write per page faults it in (and, the range being locked on fault, locks it).
         for (std::size_t offset = 0; offset < range.bytes; offset += page)
             *static_cast<volatile std::byte*>(range.ptr + offset) = std::byte{0};

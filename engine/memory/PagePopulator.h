@@ -2,6 +2,10 @@
 // Faults in the pages of locked ranges on a background thread. With the host modelled, page
 // locking must cost the profile's time, not this machine's (populating 64 MiB can take 100 ms on a
 // small VM); the memory is still really locked and resident soon after, so the footprint is real.
+// It faults pages in on the CPUs of the thread that asked, so that first touch places them where
+// that thread would have.
+#include <sched.h>
+
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -26,6 +30,7 @@ private:
     struct Range {
         std::byte* ptr;
         std::size_t bytes;
+        cpu_set_t cpus;  // the requesting thread's affinity
     };
     void main();
 

@@ -97,6 +97,11 @@ PinnedBlock PinnedPool::hand_out_locked(PinnedBlock block) {
     return block;
 }
 
+PinnedBlock PinnedPool::handed_out(PinnedBlock block, int written_on_node) {
+    if (observer_ != nullptr) observer_->handed_out(block, written_on_node);
+    return block;
+}
+
 std::optional<PinnedBlock> PinnedPool::allocate(std::size_t bytes, const std::atomic<bool>& stop,
                                                 LaneRecorder* recorder, std::uint64_t batch) {
     // Whole pages at least, so that the OS hands back exactly the block size.
@@ -106,18 +111,22 @@ std::optional<PinnedBlock> PinnedPool::allocate(std::size_t bytes, const std::at
     switch (reserve(size, stop, recorder, size, &block)) {
         case Reservation::Stopped: return std::nullopt;
         case Reservation::Reused: {
-            std::lock_guard lock(mutex_);
+            std::unique_lock lock(mutex_);
             block.requested = bytes;
             ++stats_.cache_hits;
-            return hand_out_locked(block);
+            block = hand_out_locked(block);
+            lock.unlock();
+            return handed_out(block);
         }
         case Reservation::Reserved: break;
     }
     const PinnedAllocation allocation =
         new_segment(size, recorder, batch, Stage::Alloc, [&] { return device_.allocate_pinned(size); });
-    std::lock_guard lock(mutex_);
-    return hand_out_locked(PinnedBlock{allocation.ptr, allocation.bytes, bytes, PinnedBlock::Kind::Cached,
-                                       allocation.locked});
+    std::unique_lock lock(mutex_);
+    block = hand_out_locked(
+        PinnedBlock{allocation.ptr, allocation.bytes, bytes, PinnedBlock::Kind::Cached, allocation.locked});
+    lock.unlock();
+    return handed_out(block);
 }
 
 std::optional<PinnedBlock> PinnedPool::allocate_uncached(std::size_t bytes, const std::atomic<bool>& stop,
@@ -126,14 +135,16 @@ std::optional<PinnedBlock> PinnedPool::allocate_uncached(std::size_t bytes, cons
     if (reserve(bytes, stop, recorder) == Reservation::Stopped) return std::nullopt;
     const PinnedAllocation allocation =
         new_segment(bytes, recorder, batch, Stage::Alloc, [&] { return device_.allocate_pinned(bytes); });
-    std::lock_guard lock(mutex_);
-    return hand_out_locked(PinnedBlock{allocation.ptr, allocation.bytes, bytes, PinnedBlock::Kind::Uncached,
-                                       allocation.locked});
+    std::unique_lock lock(mutex_);
+    const PinnedBlock block = hand_out_locked(
+        PinnedBlock{allocation.ptr, allocation.bytes, bytes, PinnedBlock::Kind::Uncached, allocation.locked});
+    lock.unlock();
+    return handed_out(block);
 }
 
 std::optional<PinnedBlock> PinnedPool::register_buffer(PageableBuffer buffer, std::size_t bytes,
                                                        const std::atomic<bool>& stop, LaneRecorder* recorder,
-                                                       std::uint64_t batch) {
+                                                       std::uint64_t batch, int written_on_node) {
     process_events(recorder);
     if (reserve(bytes, stop, recorder) == Reservation::Stopped) return std::nullopt;
     void* ptr = buffer.get();
@@ -141,9 +152,12 @@ std::optional<PinnedBlock> PinnedPool::register_buffer(PageableBuffer buffer, st
     const PinnedAllocation allocation = new_segment(bytes, recorder, batch, Stage::Pin, [&] {
         return PinnedAllocation{ptr, bytes, device_.register_host(ptr, bytes)};
     });
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     registered_buffers_[ptr] = std::move(buffer);
-    return hand_out_locked(PinnedBlock{ptr, bytes, bytes, PinnedBlock::Kind::Registered, allocation.locked});
+    const PinnedBlock block =
+        hand_out_locked(PinnedBlock{ptr, bytes, bytes, PinnedBlock::Kind::Registered, allocation.locked});
+    lock.unlock();
+    return handed_out(block, written_on_node);
 }
 
 PinnedAllocation PinnedPool::new_segment(std::size_t bytes, LaneRecorder* recorder, std::uint64_t batch, Stage stage,
@@ -180,6 +194,7 @@ void PinnedPool::release(const PinnedBlock& block, OpId after) {
 
 void PinnedPool::process_events(LaneRecorder* recorder) {
     std::vector<PinnedBlock> to_free;
+    std::vector<PinnedBlock> retired;
     {
         std::lock_guard lock(mutex_);
         auto done = std::stable_partition(pending_.begin(), pending_.end(),
@@ -187,6 +202,7 @@ void PinnedPool::process_events(LaneRecorder* recorder) {
         if (done == pending_.end()) return;
         for (auto it = done; it != pending_.end(); ++it) {
             const PinnedBlock& block = it->block;
+            if (observer_ != nullptr) retired.push_back(block);
             handed_out_.erase(block.ptr);
             stats_.allocation.decrease(1);
             stats_.allocated_bytes.decrease(static_cast<std::int64_t>(block.capacity));
@@ -198,6 +214,7 @@ void PinnedPool::process_events(LaneRecorder* recorder) {
         pending_.erase(done, pending_.end());
         in_use_bytes_.store(static_cast<std::uint64_t>(stats_.allocated_bytes.current), std::memory_order_relaxed);
     }
+    for (const PinnedBlock& block : retired) observer_->retired(block);
     released_.notify_all();
     free_blocks(to_free, recorder);
 }
@@ -208,6 +225,7 @@ void PinnedPool::free_blocks(const std::vector<PinnedBlock>& blocks, LaneRecorde
 }
 
 void PinnedPool::host_free(const PinnedBlock& block, LaneRecorder* recorder) {
+    if (observer_ != nullptr) observer_->freed(block);
     const TimeNs start = now_ns();
     PageableBuffer owned;
     if (block.kind == PinnedBlock::Kind::Registered) {

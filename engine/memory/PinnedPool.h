@@ -69,6 +69,17 @@ struct PoolStats {
 
 std::size_t round_up_pow2(std::size_t bytes);
 
+// Follows blocks as the pool hands them out, takes them back and frees them (the NUMA accounting
+// does). Called without the pool's lock, on the thread that caused it.
+class PinnedBlockObserver {
+public:
+    virtual ~PinnedBlockObserver() = default;
+    // `written_on_node`: the node of the thread that wrote a registered buffer; -1: the caller's.
+    virtual void handed_out(const PinnedBlock& block, int written_on_node) = 0;
+    virtual void retired(const PinnedBlock& block) = 0;  // no longer held by a batch
+    virtual void freed(const PinnedBlock& block) = 0;    // given back to the OS
+};
+
 class PinnedPool {
 public:
     PinnedPool(Device& device, std::uint64_t budget_bytes, MessageSink messages = {});
@@ -83,8 +94,12 @@ public:
     std::optional<PinnedBlock> allocate_uncached(std::size_t bytes, const std::atomic<bool>& stop,
                                                  LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
     // Takes ownership of the buffer; it is freed when the block retires (or at once on nullopt).
+    // `written_on_node` is where the thread that wrote the buffer runs (for the observer).
     std::optional<PinnedBlock> register_buffer(PageableBuffer buffer, std::size_t bytes, const std::atomic<bool>& stop,
-                                               LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
+                                               LaneRecorder* recorder = nullptr, std::uint64_t batch = 0,
+                                               int written_on_node = -1);
+    // Set before blocks are handed out; null for none.
+    void set_observer(PinnedBlockObserver* observer) { observer_ = observer; }
 
     // Gives the block back once `after` has completed on the device (0: at once).
     void release(const PinnedBlock& block, OpId after);
@@ -117,11 +132,13 @@ private:
     PinnedAllocation new_segment(std::size_t bytes, LaneRecorder* recorder, std::uint64_t batch, Stage stage,
                                  const std::function<PinnedAllocation()>& lock_memory);
     PinnedBlock hand_out_locked(PinnedBlock block);
+    PinnedBlock handed_out(PinnedBlock block, int written_on_node = -1);  // tells the observer
     void host_free(const PinnedBlock& block, LaneRecorder* recorder);
     void note_locked_state(bool locked, std::size_t bytes);
     void free_blocks(const std::vector<PinnedBlock>& blocks, LaneRecorder* recorder);
 
     Device& device_;
+    PinnedBlockObserver* observer_ = nullptr;
     const std::uint64_t budget_;
     MessageSink messages_;
     mutable std::mutex mutex_;

@@ -15,6 +15,7 @@ struct Batch {
     PageableBuffer pageable;            // the collated batch, until it is pinned (or registered)
     std::optional<PinnedBlock> pinned;  // where the copy reads from once pinned
     TimeNs ready_at = 0;                // when its last host stage ended
+    int written_on_node = -1;           // NUMA node of the thread that collated it, -1 when unknown
 
     HostSource source() const {
         if (pinned) return {pinned->ptr, bytes, true};

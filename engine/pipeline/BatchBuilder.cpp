@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "clock/SteadyClock.h"
+#include "numa/ThreadPlacement.h"
 
 namespace pinscope {
 namespace {
@@ -18,8 +19,16 @@ TimeNs ready_after(TimeNs ready, TimeNs before_alloc) {
 }  // namespace
 
 BatchBuilder::BatchBuilder(const LoaderConfig& config, HostWork& host, PinnedPool& pool,
-                           const std::atomic<bool>& stop)
-    : config_(config), host_(host), pool_(pool), stop_(stop) {}
+                           const std::atomic<bool>& stop, NumaTracker* numa)
+    : config_(config), host_(host), pool_(pool), stop_(stop), numa_(numa) {}
+
+WorkTimes BatchBuilder::copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready) {
+    const bool into_pinned = kind != HostCopy::CollateFresh;
+    const double remote = numa_ != nullptr ? numa_->destination_remote_share(dst, into_pinned) : 0.0;
+    const WorkTimes times = host_.copy(dst, src, bytes, kind, ready, remote);
+    if (numa_ != nullptr) numa_->count_host_copy(dst, bytes, into_pinned);
+    return times;
+}
 
 std::optional<Batch> BatchBuilder::build(std::uint64_t index, TimeNs ready, LaneRecorder& recorder) {
     if (host_.touches_memory() && !samples_) samples_ = allocate_pageable(config_.batch_bytes());
@@ -45,9 +54,10 @@ std::optional<Batch> BatchBuilder::build(std::uint64_t index, TimeNs ready, Lane
     recorder.record(Stage::Load, index, batch.bytes, load.start, load.end);
 
     void* destination = into_pinned ? batch.pinned->ptr : static_cast<void*>(batch.pageable.get());
-    const WorkTimes collate = host_.copy(destination, samples_.get(), batch.bytes,
-                                         into_pinned ? HostCopy::CollatePinned : HostCopy::CollateFresh, load.end);
+    const WorkTimes collate = copy(destination, samples_.get(), batch.bytes,
+                                   into_pinned ? HostCopy::CollatePinned : HostCopy::CollateFresh, load.end);
     recorder.record(Stage::Collate, index, batch.bytes, collate.start, collate.end);
+    batch.written_on_node = current_host_cpu().node;
     batch.ready_at = last_end_ = collate.end;
     return batch;
 }
@@ -58,7 +68,8 @@ bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
     switch (config_.pin_mode) {
         case PinMode::Register:
             // Locked in place: no copy, but the registration itself costs (recorded as the pin).
-            batch.pinned = pool_.register_buffer(std::move(batch.pageable), batch.bytes, stop_, &recorder, batch.index);
+            batch.pinned = pool_.register_buffer(std::move(batch.pageable), batch.bytes, stop_, &recorder, batch.index,
+                                                 batch.written_on_node);
             return batch.pinned.has_value();
         case PinMode::Alloc:
             batch.pinned = pool_.allocate_uncached(batch.bytes, stop_, &recorder, batch.index);
@@ -70,9 +81,9 @@ bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
     }
     if (!batch.pinned) return false;
     const bool from_worker = config_.num_workers > 0;
-    const WorkTimes pin = host_.copy(batch.pinned->ptr, batch.pageable.get(), batch.bytes,
-                                     from_worker ? HostCopy::PinFromMemory : HostCopy::PinCached,
-                                     ready_after(std::max(batch.ready_at, last_end_), before));
+    const WorkTimes pin = copy(batch.pinned->ptr, batch.pageable.get(), batch.bytes,
+                               from_worker ? HostCopy::PinFromMemory : HostCopy::PinCached,
+                               ready_after(std::max(batch.ready_at, last_end_), before));
     recorder.record(Stage::Pin, batch.index, batch.bytes, pin.start, pin.end);
     const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, from_worker, pin.end);
     if (freed.end > freed.start) recorder.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);

@@ -7,6 +7,7 @@
 #include "config/LoaderConfig.h"
 #include "host/HostWork.h"
 #include "memory/PinnedPool.h"
+#include "numa/NumaTracker.h"
 #include "pipeline/Batch.h"
 #include "trace/LaneRecorder.h"
 
@@ -14,7 +15,9 @@ namespace pinscope {
 
 class BatchBuilder {
 public:
-    BatchBuilder(const LoaderConfig& config, HostWork& host, PinnedPool& pool, const std::atomic<bool>& stop);
+    // `numa` (may be null) counts cross-node copies and gives modelled work their cross-node share.
+    BatchBuilder(const LoaderConfig& config, HostWork& host, PinnedPool& pool, const std::atomic<bool>& stop,
+                 NumaTracker* numa = nullptr);
 
     // Load and collate: into pageable memory, or with pin mode "worker" straight into a pool block.
     // `ready` is when the index arrived. nullopt when stopped while waiting for pinned memory.
@@ -24,10 +27,14 @@ public:
     bool pin(Batch& batch, LaneRecorder& recorder);
 
 private:
+    // A collate or pin copy, its cross-node share given to the host work and counted.
+    WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready);
+
     const LoaderConfig& config_;
     HostWork& host_;
     PinnedPool& pool_;
     const std::atomic<bool>& stop_;
+    NumaTracker* numa_;
     PageableBuffer samples_;  // where samples are loaded before collate (real host work only)
     TimeNs last_end_ = 0;     // this thread's previous stage ended here
 };

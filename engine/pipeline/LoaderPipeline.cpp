@@ -1,6 +1,7 @@
 #include "pipeline/LoaderPipeline.h"
 
 #include "clock/SteadyClock.h"
+#include "numa/ThreadPlacement.h"
 #include "pipeline/BatchBuilder.h"
 
 namespace pinscope {
@@ -11,13 +12,15 @@ constexpr TimeNs kShortestRecordedWait = 1'000;  // waits under 1 us are noise, 
 }  // namespace
 
 LoaderPipeline::LoaderPipeline(const LoaderConfig& config, Device& device, HostWork& host, PinnedPool& pool,
-                               Trace& trace, PipelineGauges& gauges)
+                               Trace& trace, PipelineGauges& gauges, NumaTracker* numa)
     : config_(config),
       device_(device),
       host_(host),
       pool_(pool),
       trace_(trace),
       gauges_(gauges),
+      numa_(numa),
+      plan_(numa != nullptr ? numa->plan() : nullptr),
       consumer_(trace, {LaneKind::Consumer, 0}),
       copy_lane_(trace, {LaneKind::CopyStream, 0}),
       compute_lane_(trace, {LaneKind::ComputeStream, 0}) {}
@@ -61,8 +64,9 @@ void LoaderPipeline::fail(std::exception_ptr error) {
 void LoaderPipeline::worker_main(std::uint16_t worker) {
     use_precise_sleeps();
     LaneRecorder recorder(trace_, {LaneKind::Worker, worker});
-    BatchBuilder builder(config_, host_, pool_, stopping_);
+    BatchBuilder builder(config_, host_, pool_, stopping_, numa_);
     try {
+        const ThreadPlacementScope placement(plan_.get(), LaneKind::Worker, worker);
         while (auto sent = index_queues_[worker]->pop()) {
             if (stopping_) break;
             auto batch = builder.build(sent->index, sent->sent_at, recorder);
@@ -77,8 +81,9 @@ void LoaderPipeline::worker_main(std::uint16_t worker) {
 void LoaderPipeline::pin_thread_main() {
     use_precise_sleeps();
     LaneRecorder recorder(trace_, {LaneKind::PinThread, 0});
-    BatchBuilder builder(config_, host_, pool_, stopping_);
+    BatchBuilder builder(config_, host_, pool_, stopping_, numa_);
     try {
+        const ThreadPlacementScope placement(plan_.get(), LaneKind::PinThread, 0);
         while (auto batch = results_.pop()) {
             if (stopping_ || !builder.pin(*batch, recorder)) break;
             ready_.push(std::move(*batch));
@@ -120,13 +125,14 @@ std::optional<Batch> LoaderPipeline::take_next() {
 
 std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomic<bool>& drain) {
     use_precise_sleeps();
+    const ThreadPlacementScope placement(plan_.get(), LaneKind::Consumer, 0);
     first_batch_ = sent_ = next_in_order_ = limits.first_batch;
     taken_ = 0;
     auto may_send = [&] { return !drain && sent_ < limits.end_batch && now_ns() < limits.deadline; };
     try {
         if (config_.num_workers == 0) {
             // The consumer loads, collates and pins each batch itself; nothing is prefetched.
-            BatchBuilder builder(config_, host_, pool_, stopping_);
+            BatchBuilder builder(config_, host_, pool_, stopping_, numa_);
             while (may_send()) {
                 const std::uint64_t index = sent_++;
                 auto batch = builder.build(index, now_ns(), consumer_);
@@ -175,6 +181,7 @@ void LoaderPipeline::consume(Batch batch) {
     }
     HostSource source = batch.source();
     source.cached = config_.num_workers == 0;  // collated by this thread a moment ago
+    if (numa_ != nullptr) source.remote_fraction = numa_->count_h2d(source, batch.written_on_node);
     const TimeNs start = now_ns();
     const OpId copy = device_.copy_to_device(source, batch.index);
     if (!source.pinned) consumer_.record(Stage::Staging, batch.index, batch.bytes, start, now_ns());

@@ -16,6 +16,7 @@
 #include "device/Device.h"
 #include "host/HostWork.h"
 #include "memory/PinnedPool.h"
+#include "numa/NumaTracker.h"
 #include "pipeline/Batch.h"
 #include "pipeline/BlockingQueue.h"
 #include "pipeline/PipelineGauges.h"
@@ -31,8 +32,10 @@ struct PipelineLimits {
 
 class LoaderPipeline {
 public:
+    // With `numa` (may be null), each thread takes its place from the tracker's plan (bound to its
+    // CPUs, or standing on a modelled CPU) and the copies are counted by node.
     LoaderPipeline(const LoaderConfig& config, Device& device, HostWork& host, PinnedPool& pool, Trace& trace,
-                   PipelineGauges& gauges);
+                   PipelineGauges& gauges, NumaTracker* numa = nullptr);
     ~LoaderPipeline();
     LoaderPipeline(const LoaderPipeline&) = delete;
     LoaderPipeline& operator=(const LoaderPipeline&) = delete;
@@ -64,6 +67,8 @@ private:
     PinnedPool& pool_;
     Trace& trace_;
     PipelineGauges& gauges_;
+    NumaTracker* numa_;
+    std::shared_ptr<const NumaPlan> plan_;
 
     std::atomic<bool> stopping_{false};  // a failure: everyone stops at once
     std::mutex error_mutex_;

@@ -9,9 +9,19 @@
 #include "device/Device.h"
 #include "memory/PinnedPool.h"
 #include "metrics/Metrics.h"
+#include "numa/NumaUsage.h"
 #include "trace/Trace.h"
 
 namespace pinscope {
+
+// Where the run was, NUMA-wise; the policies are the configuration's.
+struct NumaSummary {
+    std::string topology_source;   // "this machine", or the loaded topology (file or shipped name)
+    bool from_file = false;        // a loaded topology: placement is modelled
+    std::string gpu_name;          // the run's GPU on the topology, "" when not on it
+    NumaUsage usage;               // at the end (or now): pinned bytes in use by node, traffic so far
+    std::vector<NodeUsage> pinned_peak;  // each node's most pinned bytes in use at once
+};
 
 struct RunSummary {
     LoaderConfig config;           // the configuration in force at the end
@@ -24,6 +34,15 @@ struct RunSummary {
     std::uint32_t reconfigurations = 0;
     std::vector<std::string> warnings;
     std::string error;             // empty unless the run failed
+    NumaSummary numa{};
+};
+
+// The NUMA footprint at one moment: pinned bytes in use by node and the cross-node bytes so far.
+struct NumaSample {
+    TimeNs time = 0;
+    std::vector<NodeUsage> pinned;
+    std::uint64_t cross_node_h2d_bytes = 0;
+    std::uint64_t cross_node_host_copy_bytes = 0;
 };
 
 struct RunRecord {
@@ -32,6 +51,7 @@ struct RunRecord {
     std::vector<Span> spans;       // in the order they were recorded
     std::vector<CounterSample> counters;
     std::vector<Marker> markers;
+    std::vector<NumaSample> numa_samples{};  // sampled with the counters
 };
 
 }  // namespace pinscope

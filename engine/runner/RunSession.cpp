@@ -30,8 +30,8 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 
 }  // namespace
 
-RunSession::RunSession(const LoaderConfig& config, OpenedDevice device, const RunnerOptions& options,
-                       std::atomic<bool>& running)
+RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const MachineTopology> topology,
+                       OpenedDevice device, const RunnerOptions& options, std::atomic<bool>& running)
     : options_(options),
       running_(running),
       trace_(std::make_shared<Trace>(options.span_capacity)),
@@ -39,14 +39,15 @@ RunSession::RunSession(const LoaderConfig& config, OpenedDevice device, const Ru
       device_info_(device_.device->info()),
       origin_(now_ns()),
       config_(config),
+      topology_(std::move(topology)),
       reader_(*trace_),
       metrics_(origin_, options.window_s) {
     metrics_.set_batch_size(config.batch_size);
     trace_->set_all_spans(options.trace_all_spans);
     device_.device->set_copy_timing(options.trace_all_spans);
     record_.origin = origin_;
-    pool_ = std::make_unique<PinnedPool>(*device_.device, budget_of(config),
-                                         [this](Severity s, const std::string& text) { message(s, text); });
+    make_pool(config);
+    apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
     running_ = true;
     engine_ = std::thread(&RunSession::engine_main, this);
     observer_ = std::thread(&RunSession::observer_main, this);
@@ -58,6 +59,42 @@ std::uint64_t RunSession::budget_of(const LoaderConfig& config) const {
     return config.pinned_budget_bytes.value_or(default_pinned_budget());
 }
 
+void RunSession::make_pool(const LoaderConfig& config) {
+    pool_ = std::make_unique<PinnedPool>(*device_.device, budget_of(config),
+                                         [this](Severity s, const std::string& text) { message(s, text); });
+    pool_->set_observer(&numa_);
+}
+
+// Between segments, with nothing in flight: resolves where threads and pages go, and forgets
+// cached blocks whose pages the new plan would place elsewhere.
+void RunSession::apply_numa_plan(const LoaderConfig& config) {
+    std::shared_ptr<const MachineTopology> topology = this->topology();
+    DeviceInfo info = device_.device->info();
+    auto plan = std::make_shared<const NumaPlan>(make_numa_plan(config, topology, info));
+    const bool moved = plan_ == nullptr || plan_->topology != plan->topology ||
+                       plan_->device_placement() != plan->device_placement() || plan_->membind != plan->membind ||
+                       plan_->membind_nodes != plan->membind_nodes;
+    if (moved && plan_ != nullptr) {
+        std::lock_guard lock(pool_mutex_);
+        if (pool_) pool_->empty_cache();
+    }
+    if (plan_ == nullptr || plan_->notes != plan->notes)
+        for (const std::string& note : plan->notes) message(Severity::Info, note);
+    numa_.set_plan(plan, moved);
+    device_.device->set_pinned_placement(plan->device_placement());
+    if (info.kind != "cuda") info.pci_bus_id = plan->gpu_pci_bus_id;  // the GPU the emulated device stands for
+    {
+        std::lock_guard lock(config_mutex_);
+        device_info_ = info;
+    }
+    plan_ = std::move(plan);
+}
+
+std::shared_ptr<const MachineTopology> RunSession::topology() const {
+    std::lock_guard lock(config_mutex_);
+    return topology_;
+}
+
 void RunSession::message(Severity severity, const std::string& text) {
     {
         std::lock_guard lock(state_mutex_);
@@ -67,9 +104,10 @@ void RunSession::message(Severity severity, const std::string& text) {
     if (options_.messages) options_.messages(severity, text);
 }
 
-void RunSession::request_reconfigure(const LoaderConfig& config) {
+void RunSession::request_reconfigure(const LoaderConfig& config, std::shared_ptr<const MachineTopology> topology) {
     std::lock_guard lock(config_mutex_);
     pending_ = config;
+    pending_topology_ = std::move(topology);
     drain_ = true;
 }
 
@@ -135,10 +173,11 @@ void RunSession::run_segments() {
     std::uint64_t next_batch = 0;
     LoaderConfig config = this->config();
     while (true) {
+        apply_numa_plan(config);
         device_.device->prepare(config.batch_bytes());
         auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus);
         {
-            LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_);
+            LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_, &numa_);
             next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_);
         }
         std::optional<LoaderConfig> next;
@@ -146,6 +185,7 @@ void RunSession::run_segments() {
             std::lock_guard lock(config_mutex_);
             if (stop_requested_ || !pending_) return;
             next.swap(pending_);
+            if (pending_topology_) topology_ = std::move(pending_topology_);
             drain_ = false;
         }
         const auto changes = describe_changes(config, *next);
@@ -154,6 +194,7 @@ void RunSession::run_segments() {
         if (next->device != config.device) {
             std::lock_guard lock(pool_mutex_);
             pool_.reset();
+            plan_.reset();  // a new device holds no blocks: everything is placed afresh
             device_ = open_device(*next);
             device_.device->set_copy_timing(options_.trace_all_spans);
             std::lock_guard config_lock(config_mutex_);
@@ -163,8 +204,7 @@ void RunSession::run_segments() {
             std::lock_guard lock(pool_mutex_);
             if (!pool_ || budget_of(*next) != pool_->budget_bytes()) {
                 if (pool_) last_pool_stats_ = pool_->stats();
-                pool_ = std::make_unique<PinnedPool>(*device_.device, budget_of(*next),
-                                                     [this](Severity s, const std::string& text) { message(s, text); });
+                make_pool(*next);
             } else if (next->batch_bytes() != config.batch_bytes()) {
                 pool_->empty_cache();  // blocks of the old size would only sit there
             }
@@ -214,6 +254,11 @@ void RunSession::sample_counters(TimeNs now) {
     const auto& [then, bytes_then] = h2d_history_.front();
     const double rate = now > then ? static_cast<double>(bytes - bytes_then) / static_cast<double>(now - then) : 0.0;
     trace_->add(Counter::H2DGbPerS, now, rate);  // bytes per ns = GB/s
+    if (options_.keep_record) {
+        const NumaUsage usage = numa_.usage();
+        std::lock_guard lock(state_mutex_);
+        record_.numa_samples.push_back({now, usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
+    }
 }
 
 void RunSession::observe() const {
@@ -240,6 +285,13 @@ RunSummary RunSession::summary() const {
     }
     s.memlock_limit_bytes = memlock_limit_bytes();
     s.reconfigurations = reconfigurations_;
+    if (const auto topology = this->topology()) {
+        s.numa.topology_source = topology->source;
+        s.numa.from_file = topology->from_file;
+        if (const TopologyGpu* gpu = topology->find_gpu(s.device.pci_bus_id)) s.numa.gpu_name = gpu->name;
+    }
+    s.numa.usage = numa_.usage();
+    s.numa.pinned_peak = numa_.peak_pinned();
     std::lock_guard lock(state_mutex_);
     s.metrics = metrics_.whole_run(engine_done_ ? end_time_ : now_ns());
     s.dropped_spans = reader_.dropped_spans();
@@ -261,6 +313,7 @@ RunRecord RunSession::record() const {
     r.spans = record_.spans;
     r.counters = record_.counters;
     r.markers = record_.markers;
+    r.numa_samples = record_.numa_samples;
     return r;
 }
 

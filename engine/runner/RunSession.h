@@ -11,6 +11,7 @@
 
 #include "device/DeviceFactory.h"
 #include "metrics/MetricsTracker.h"
+#include "numa/NumaTracker.h"
 #include "pipeline/PipelineGauges.h"
 #include "runner/Runner.h"
 
@@ -18,11 +19,12 @@ namespace pinscope {
 
 class RunSession {
 public:
-    RunSession(const LoaderConfig& config, OpenedDevice device, const RunnerOptions& options,
-               std::atomic<bool>& running);
+    // `topology`: the run's, checked against the configuration (find_numa_issues) by the caller.
+    RunSession(const LoaderConfig& config, std::shared_ptr<const MachineTopology> topology, OpenedDevice device,
+               const RunnerOptions& options, std::atomic<bool>& running);
     ~RunSession();
 
-    void request_reconfigure(const LoaderConfig& config);
+    void request_reconfigure(const LoaderConfig& config, std::shared_ptr<const MachineTopology> topology);
     void stop();   // drain, then join both threads
     void wait();   // until the engine thread has ended
     bool finished() const;
@@ -31,6 +33,8 @@ public:
     TimeNs origin() const { return origin_; }
     LoaderConfig config() const;
     DeviceInfo device_info() const;
+    std::shared_ptr<const MachineTopology> topology() const;
+    NumaUsage numa_usage() const { return numa_.usage(); }
     RunSummary summary() const;
     Metrics window_metrics() const;
     RunRecord record() const;
@@ -43,6 +47,8 @@ private:
     void sample_counters(TimeNs now);
     void message(Severity severity, const std::string& text);
     std::uint64_t budget_of(const LoaderConfig& config) const;
+    void apply_numa_plan(const LoaderConfig& config);
+    void make_pool(const LoaderConfig& config);
 
     RunnerOptions options_;
     std::atomic<bool>& running_;
@@ -54,7 +60,12 @@ private:
 
     mutable std::mutex config_mutex_;
     LoaderConfig config_;                       // in force
+    std::shared_ptr<const MachineTopology> topology_;  // in force
     std::optional<LoaderConfig> pending_;       // asked for, applied at the next drain
+    std::shared_ptr<const MachineTopology> pending_topology_;
+    std::shared_ptr<const NumaPlan> plan_;      // the engine thread's only
+
+    NumaTracker numa_{nullptr};                 // outlives the pool, which reports to it
     std::atomic<bool> drain_{false};
     std::atomic<bool> stop_requested_{false};
     std::atomic<std::uint32_t> reconfigurations_{0};

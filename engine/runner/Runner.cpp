@@ -2,6 +2,7 @@
 
 #include "config/ConfigValidation.h"
 #include "device/DeviceFactory.h"
+#include "numa/NumaPlan.h"
 #include "runner/RunSession.h"
 
 namespace pinscope {
@@ -17,6 +18,8 @@ void Runner::start(const LoaderConfig& requested) {
     LoaderConfig config = requested;
     config.device = resolved.device;
     validate(config);
+    std::shared_ptr<const MachineTopology> topology = load_run_topology(config);
+    check_numa(config, *topology);
     stop();
     OpenedDevice device;
     if (options_.make_device) {
@@ -25,7 +28,7 @@ void Runner::start(const LoaderConfig& requested) {
     } else {
         device = open_device(config);
     }
-    session_ = std::make_shared<RunSession>(config, std::move(device), options_, running_);
+    session_ = std::make_shared<RunSession>(config, std::move(topology), std::move(device), options_, running_);
 }
 
 void Runner::reconfigure(const LoaderConfig& requested) {
@@ -33,7 +36,12 @@ void Runner::reconfigure(const LoaderConfig& requested) {
     LoaderConfig config = requested;
     config.device = resolve_device(requested.device).device;
     validate(config);
-    if (session_ && running_) session_->request_reconfigure(config);
+    if (!session_ || !running_) return;
+    // The topology is loaded again only when it is another one.
+    std::shared_ptr<const MachineTopology> topology = session_->topology();
+    if (config.topology_xml != session_->config().topology_xml) topology = load_run_topology(config);
+    check_numa(config, *topology);
+    session_->request_reconfigure(config, std::move(topology));
 }
 
 void Runner::stop() {
@@ -48,9 +56,8 @@ std::shared_ptr<const Trace> Runner::trace() const { return session_ ? session_-
 TimeNs Runner::origin() const { return session_ ? session_->origin() : 0; }
 LoaderConfig Runner::config() const { return session_ ? session_->config() : LoaderConfig{}; }
 DeviceInfo Runner::device_info() const { return session_ ? session_->device_info() : DeviceInfo{}; }
-// Placeholders until the NUMA engine lands (issue 5): no topology, no usage.
-std::shared_ptr<const MachineTopology> Runner::topology() const { return nullptr; }
-NumaUsage Runner::numa_usage() const { return {}; }
+std::shared_ptr<const MachineTopology> Runner::topology() const { return session_ ? session_->topology() : nullptr; }
+NumaUsage Runner::numa_usage() const { return session_ ? session_->numa_usage() : NumaUsage{}; }
 RunSummary Runner::summary() const { return session_ ? session_->summary() : RunSummary{}; }
 Metrics Runner::window_metrics() const { return session_ ? session_->window_metrics() : Metrics{}; }
 RunRecord Runner::record() const { return session_ ? session_->record() : RunRecord{}; }

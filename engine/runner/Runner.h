@@ -11,6 +11,7 @@
 #include "config/LoaderConfig.h"
 #include "numa/NumaUsage.h"
 #include "runner/RunRecord.h"
+#include "topology/MachineTopology.h"
 #include "trace/MessageSink.h"
 #include "trace/Trace.h"
 
@@ -18,7 +19,6 @@ namespace pinscope {
 
 class Device;
 class RunSession;
-struct MachineTopology;
 
 struct RunnerOptions {
     MessageSink messages;                  // warnings and errors, from any engine thread

@@ -17,6 +17,11 @@ std::string fixed(double value, int decimals) {
     return std::string(buffer.data(), result.ptr);
 }
 
+// A CPU list holds commas: quoted, as RFC 4180 has it.
+std::string csv_field(const std::string& text) {
+    return text.find(',') == std::string::npos ? text : '"' + text + '"';
+}
+
 }  // namespace
 
 void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
@@ -29,7 +34,10 @@ void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
             << (row.config.pin_memory ? "on" : "off") << ',' << (pin_mode ? to_string(*pin_mode) : "") << ','
             << fixed(m.batches_per_s, 3) << ',' << fixed(m.samples_per_s, 3) << ',' << fixed(m.h2d_gb_per_s, 4) << ','
             << fixed(m.gpu_busy, 4) << ',' << fixed(m.copy_hidden, 4) << ',' << fixed(m.data_wait, 4) << ','
-            << row.summary.pinned.reserved_bytes.peak << ',' << m.batches << ',' << fixed(m.wall_s, 4) << '\n';
+            << row.summary.pinned.reserved_bytes.peak << ',' << m.batches << ',' << fixed(m.wall_s, 4) << ','
+            << csv_field(to_string(row.config.bind_workers)) << ',' << csv_field(to_string(row.config.bind_pin_thread))
+            << ',' << csv_field(to_string(row.config.bind_consumer)) << ',' << to_string(row.config.membind) << ','
+            << row.summary.numa.usage.cross_node_h2d_bytes << '\n';
     }
 }
 

@@ -3,6 +3,7 @@
 // nodes. Loaded from this machine, or from an hwloc XML file so that a laptop can show a server.
 // Plain data, shared read-only (the UI holds it through a shared_ptr to const).
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,11 +48,14 @@ struct MachineTopology {
     std::vector<TopologyPackage> packages;
     std::vector<TopologyNode> nodes;  // ascending os_index
     std::vector<TopologyGpu> gpus;    // NVIDIA GPUs (PCI vendor 0x10de), ascending bus id
+    std::vector<int> cpu_nodes;       // node os_index by CPU OS index (-1: none), see index_cpus()
 
     int node_of_cpu(int cpu) const;                                  // -1 when unknown
     const TopologyNode* find_node(int os_index) const;               // nullptr when absent
     const TopologyGpu* find_gpu(std::string_view pci_bus_id) const;  // any spelling normalize accepts
     bool single_node() const { return nodes.size() <= 1; }
+    std::vector<int> all_cpus() const;  // every node's CPUs, ascending
+    void index_cpus();                  // fills cpu_nodes from nodes, so that node_of_cpu is a lookup
 };
 
 // "C1:00.0", "0000:C1:00.0" and "00000000:c1:00.0" (CUDA's spelling) all become "0000:c1:00.0".
@@ -60,5 +64,13 @@ std::string normalize_pci_bus_id(std::string_view text);
 
 MachineTopology load_this_machine_topology();                // throws TopologyError
 MachineTopology load_topology_xml(const std::string& path);  // throws TopologyError
+
+// The sample topologies shipped in resources/topologies (compiled in), by file stem.
+std::vector<std::string> shipped_topology_names();
+// A shipped topology's name ("2-socket-2-gpu") or an XML file's path; throws TopologyError.
+MachineTopology load_topology(const std::string& name_or_path);
+// This machine, loaded on first use and shared. Never throws: if hwloc cannot load it, one NUMA
+// node holding the CPUs this process may use, and `source` says why.
+std::shared_ptr<const MachineTopology> this_machine_topology();
 
 }  // namespace pinscope

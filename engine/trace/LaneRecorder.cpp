@@ -1,8 +1,6 @@
 #include "trace/LaneRecorder.h"
 
-#include <sched.h>
-
-#include "topology/CpuNodeMap.h"
+#include "numa/ThreadPlacement.h"
 
 namespace pinscope {
 
@@ -10,9 +8,10 @@ void LaneRecorder::record(Stage stage, std::uint64_t batch, std::uint64_t bytes,
     if (!trace_->all_spans() && stage != Stage::Compute) return;
     Span span{start, end, batch, bytes, stage, lane_};
     if (!is_device_lane(lane_.kind)) {
-        const int cpu = sched_getcpu();
-        span.cpu = static_cast<std::int16_t>(cpu);
-        span.numa_node = static_cast<std::int16_t>(CpuNodeMap::host().node_of(cpu));
+        // Where it really ran (sched_getcpu), or on a loaded topology the CPU it stands on there.
+        const HostCpu where = current_host_cpu();
+        span.cpu = static_cast<std::int16_t>(where.cpu);
+        span.numa_node = static_cast<std::int16_t>(where.node);
     }
     trace_->add(span);
 }

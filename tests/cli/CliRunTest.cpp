@@ -37,7 +37,7 @@ TEST(CliRun, WritesEveryExportAskedFor) {
     const std::string summary = dir.path("summary.json");
     const CliResult result = run_cli(short_run({"--csv", csv, "--trace", trace, "--summary", summary}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("wrote spans.csv, counters.csv, summary.json to " + csv), std::string::npos)
+    EXPECT_NE(result.out.find("wrote spans.csv, counters.csv, numa.csv, summary.json to " + csv), std::string::npos)
         << result.out;
     EXPECT_NE(result.out.find("wrote " + trace), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("wrote " + summary), std::string::npos) << result.out;

@@ -11,7 +11,8 @@ namespace {
 
 constexpr const char* kHeader =
     "workers,prefetch_factor,pin_memory,pin_mode,batches_per_s,samples_per_s,h2d_gb_per_s,gpu_busy,copy_hidden,"
-    "data_wait,pinned_peak_bytes,batches,wall_s";
+    "data_wait,pinned_peak_bytes,batches,wall_s,bind_workers,bind_pin_thread,bind_consumer,membind,"
+    "cross_node_h2d_bytes";
 
 std::vector<std::string> sweep(std::vector<std::string> extra) {
     std::vector<std::string> args{"sweep", "--batches", "20", "--batch-size", "4", "--sample-shape", "3x32x32"};

@@ -84,6 +84,22 @@ TEST(HardwareProfile, JsonRoundTrip) {
     EXPECT_TRUE(written.at("copy").at("sizes_bytes").at(0).is_number_integer());
 }
 
+TEST(HardwareProfile, NumaFactorsAreOptionalAndSlowTheRemoteShare) {
+    json without = builtin_json(kDefaultProfile);
+    without.erase("numa");
+    const HardwareProfile plain = profile_from_json(without);
+    EXPECT_DOUBLE_EQ(plain.cross_node_h2d_factor, 1.0);
+    EXPECT_DOUBLE_EQ(plain.cross_node_memcpy_factor, 1.0);
+    EXPECT_FALSE(to_json(plain).contains("numa"));
+    const HardwareProfile shipped = load_profile(kDefaultProfile);
+    EXPECT_DOUBLE_EQ(shipped.cross_node_h2d_factor, 0.8);
+    EXPECT_DOUBLE_EQ(shipped.cross_node_memcpy_factor, 0.6);
+    EXPECT_NE(shipped.numa_source.find("estimated"), std::string::npos);
+    EXPECT_DOUBLE_EQ(cross_node_slowdown(0, 0.5), 1.0);
+    EXPECT_DOUBLE_EQ(cross_node_slowdown(1, 0.5), 2.0);
+    EXPECT_DOUBLE_EQ(cross_node_slowdown(0.5, 0.5), 1.5);  // interleave: half the bytes at half the rate
+}
+
 TEST(HardwareProfile, WriteCombinedCurvesDefaultToPinned) {
     const HardwareProfile profile = load_profile(kDefaultProfile);
     EXPECT_EQ(profile.h2d_write_combined_gb_per_s.values, profile.h2d_pinned_gb_per_s.values);
@@ -169,6 +185,10 @@ TEST(HardwareProfile, InvalidProfilesNameTheField) {
         {"section not an object", "/compute", json(4300), "profile.compute"},
         {"name not a string", "/name", json(7), "profile.name"},
         {"empty name", "/name", json(""), "profile.name"},
+        {"cross-node factor above 1", "/numa/cross_node_h2d_factor", json(1.2), "profile.numa.cross_node_h2d_factor"},
+        {"zero cross-node factor", "/numa/cross_node_memcpy_factor", json(0), "profile.numa.cross_node_memcpy_factor"},
+        {"factor without a source", "/numa/source", json(""), "profile.numa.source"},
+        {"factor without its source", "/numa/source", std::nullopt, "profile.numa.source"},
     };
     for (const InvalidCase& test : cases) {
         SCOPED_TRACE(test.description);

@@ -266,6 +266,12 @@ LoaderConfig unusual_config() {
     config.device = "cuda:2";
     config.host = HostMode::Real;
     config.pinned_budget_bytes = 1ull << 30;
+    config.bind_workers = CpuBinding{CpuBindPolicy::CpuList, {0, 1, 2, 8}};
+    config.bind_pin_thread = CpuBinding{CpuBindPolicy::GpuLocal, {}};
+    config.bind_consumer = CpuBinding{CpuBindPolicy::Remote, {}};
+    config.membind = MemoryPlacement::Interleave;
+    config.topology_xml = "2-socket-2-gpu";
+    config.gpu_pci_bus_id = "0000:c1:00.0";
     return config;
 }
 
@@ -279,7 +285,7 @@ TEST(LoaderConfigJson, RoundTrip) {
 
 TEST(LoaderConfigJson, WritesEveryKeyWithNullForUnset) {
     const json object = to_json(LoaderConfig{});
-    EXPECT_EQ(object.size(), 16u);
+    EXPECT_EQ(object.size(), 22u);
     EXPECT_TRUE(object.at("prefetch_factor").is_null());
     EXPECT_TRUE(object.at("batches").is_null());
     EXPECT_TRUE(object.at("host").is_null());
@@ -287,6 +293,51 @@ TEST(LoaderConfigJson, WritesEveryKeyWithNullForUnset) {
     EXPECT_EQ(object.at("seconds"), 3.0);
     EXPECT_EQ(object.at("dtype"), "f32");
     EXPECT_EQ(object.at("sample_shape"), R"([3, 224, 224])"_json);
+    EXPECT_EQ(object.at("bind_workers"), "none");
+    EXPECT_EQ(object.at("membind"), "none");
+    EXPECT_EQ(object.at("topology_xml"), "");
+    EXPECT_EQ(object.at("gpu_pci_bus_id"), "");
+}
+
+TEST(LoaderConfigJson, BadNumaValuesNameTheirKey) {
+    const auto issue_of = [](const json& object) {
+        try {
+            config_from_json(object);
+        } catch (const ConfigError& error) {
+            return error.issue();
+        }
+        return ConfigIssue{};
+    };
+    const ConfigIssue bind = issue_of(json{{"bind_pin_thread", "3-1"}});
+    EXPECT_EQ(bind.field, "bind_pin_thread");
+    EXPECT_NE(bind.allowed.find("a CPU list such as 0-3,8"), std::string::npos) << bind.message();
+    const ConfigIssue membind = issue_of(json{{"membind", "far"}});
+    EXPECT_EQ(membind.field, "membind");
+    EXPECT_EQ(membind.allowed, "one of: none, local, remote, interleave");
+    EXPECT_EQ(issue_of(json{{"topology_xml", 3}}).field, "topology_xml");
+    EXPECT_EQ(config_from_json(json{{"bind_consumer", "4-5,0"}}).bind_consumer.cpus, (std::vector<int>{0, 4, 5}));
+}
+
+TEST(ConfigValidation, NumaFieldsThatNeedNoTopology) {
+    LoaderConfig config;
+    config.device = "cuda:0";
+    config.topology_xml = "2-socket-2-gpu";
+    auto issues = find_config_issues(config);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].field, "topology_xml");
+    EXPECT_NE(issues[0].allowed.find("only the emulated device"), std::string::npos) << issues[0].message();
+
+    config = LoaderConfig{};
+    config.gpu_pci_bus_id = "GPU 1";
+    issues = find_config_issues(config);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].message(), "gpu_pci_bus_id: GPU 1 is not allowed; expected a PCI bus id such as 0000:c1:00.0");
+    config.gpu_pci_bus_id = "c1:00.0";
+    EXPECT_TRUE(find_config_issues(config).empty());
+    config.device = "cuda";
+    issues = find_config_issues(config);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].field, "gpu_pci_bus_id");
 }
 
 TEST(LoaderConfigJson, AppliesOnlyGivenKeysAndOneRunLength) {

@@ -140,6 +140,7 @@ public:
     FailingDevice(int fail_at) : inner_(load_profile(kDefaultProfile), HostMode::Modeled), fail_at_(fail_at) {}
     DeviceInfo info() const override { return inner_.info(); }
     void prepare(std::size_t bytes) override { inner_.prepare(bytes); }
+    void set_pinned_placement(const PinnedPlacement& placement) override { inner_.set_pinned_placement(placement); }
     PinnedAllocation allocate_pinned(std::size_t bytes) override { return inner_.allocate_pinned(bytes); }
     void free_pinned(const PinnedAllocation& a) override { inner_.free_pinned(a); }
     bool register_host(void* p, std::size_t b) override { return inner_.register_host(p, b); }

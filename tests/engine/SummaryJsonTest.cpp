@@ -59,7 +59,7 @@ TEST(SummaryJson, CarriesTheRunsFigures) {
     EXPECT_EQ(j.at("reconfigurations"), 1);
     EXPECT_EQ(j.at("host"), "modeled");
     EXPECT_EQ(j.at("device"), (json{{"kind", "emulated"}, {"name", "NVIDIA H200 (modelled)"},
-                                    {"profile", "h200-pcie5"}, {"detail", "PCIe Gen5 x16"}}));
+                                    {"profile", "h200-pcie5"}, {"detail", "PCIe Gen5 x16"}, {"pci_bus_id", ""}}));
 }
 
 TEST(SummaryJson, FractionsStayBetweenZeroAndOne) {

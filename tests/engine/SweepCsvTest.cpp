@@ -40,5 +40,17 @@ TEST(SweepCsv, AppliedPrefetchAndPinMode) {
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
 }
 
+TEST(SweepCsv, NumaPoliciesComeLastWithCpuListsQuoted) {
+    SweepRow row;
+    row.config.bind_workers = {CpuBindPolicy::CpuList, {0, 1, 2, 3, 8}};
+    row.config.bind_pin_thread = {CpuBindPolicy::GpuLocal, {}};
+    row.config.membind = MemoryPlacement::Remote;
+    row.summary.numa.usage.cross_node_h2d_bytes = 4096;
+    std::ostringstream out;
+    write_sweep_csv(out, {row});
+    const std::string text = out.str();
+    EXPECT_NE(text.find(",\"0-3,8\",local,none,remote,4096\n"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace pinscope

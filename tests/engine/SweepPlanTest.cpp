@@ -112,5 +112,32 @@ TEST(SweepPlan, DescribesAPointWithDashesWhereFieldsDoNotApply) {
     EXPECT_EQ(describe_sweep_point(config), "workers=0 prefetch=- pin_memory=off pin_mode=-");
 }
 
+TEST(SweepPlan, BindAndMembindAxesVaryLastAndSetEveryThread) {
+    SweepAxes axes;
+    axes.bind = {CpuBinding{CpuBindPolicy::GpuLocal, {}}, CpuBinding{CpuBindPolicy::CpuList, {0, 1}}};
+    axes.membind = {MemoryPlacement::GpuLocal, MemoryPlacement::Remote};
+    const auto configs = expand_sweep(base_config(), axes);
+    ASSERT_EQ(configs.size(), 4u);
+    EXPECT_EQ(configs[0].membind, MemoryPlacement::GpuLocal);
+    EXPECT_EQ(configs[1].membind, MemoryPlacement::Remote);
+    EXPECT_EQ(configs[1].bind_consumer.policy, CpuBindPolicy::GpuLocal);
+    EXPECT_EQ(configs[2].bind_workers, (CpuBinding{CpuBindPolicy::CpuList, {0, 1}}));
+    EXPECT_EQ(configs[2].bind_pin_thread, configs[2].bind_workers);
+    EXPECT_EQ(describe_sweep_point(configs[3]),
+              "workers=4 prefetch=2 pin_memory=on pin_mode=pool bind=0-1 membind=remote");
+}
+
+TEST(SweepPlan, NoBindAxisKeepsEachThreadsOwnBinding) {
+    LoaderConfig base = base_config();
+    base.bind_pin_thread = CpuBinding{CpuBindPolicy::GpuLocal, {}};
+    SweepAxes axes;
+    axes.membind = {MemoryPlacement::FirstTouch, MemoryPlacement::GpuLocal};
+    const auto configs = expand_sweep(base, axes);
+    ASSERT_EQ(configs.size(), 2u);
+    EXPECT_EQ(configs[1].bind_pin_thread.policy, CpuBindPolicy::GpuLocal);
+    EXPECT_EQ(configs[1].bind_workers.policy, CpuBindPolicy::None);
+    EXPECT_EQ(describe_bindings(configs[1]), "workers none, pin thread local, consumer none");
+}
+
 }  // namespace
 }  // namespace pinscope

@@ -10,6 +10,8 @@
 #include "clock/SteadyClock.h"
 #include "config/LoaderConfig.h"
 #include "device/cuda/CudaCheck.h"
+#include "memory/PageLockedMemory.h"
+#include "numa/PagePlacement.h"
 
 namespace pinscope {
 namespace {
@@ -180,19 +182,50 @@ void CudaDevice::prepare(std::size_t max_batch_bytes) {
 PinnedAllocation CudaDevice::allocate_pinned(std::size_t bytes) {
     bind_thread();
     void* ptr = nullptr;
-    check("cudaHostAlloc", [&] { return cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault); });
-    g_pinned_bytes_live += bytes;
-    return PinnedAllocation{ptr, bytes, true};
+    if (placement_.policy == MemoryPlacement::FirstTouch) {
+        check("cudaHostAlloc", [&] { return cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault); });
+        g_pinned_bytes_live += bytes;
+        return PinnedAllocation{ptr, bytes, true};
+    }
+    // cudaHostAlloc cannot be told where to put its pages: bind the memory, touch it (the pages are
+    // faulted in on their nodes), then register it.
+    const std::size_t length = round_to_pages(bytes);
+    ptr = map_pages(length);
+    try {
+        place_pages(ptr, length, placement_, false);
+        touch_pages(ptr, length);
+        check("cudaHostRegister", [&] { return cudaHostRegister(ptr, length, cudaHostRegisterDefault); });
+    } catch (...) {
+        unmap_locked(PinnedAllocation{ptr, length, false});
+        throw;
+    }
+    {
+        std::lock_guard lock(placed_mutex_);
+        placed_.insert(ptr);
+    }
+    g_pinned_bytes_live += length;
+    return PinnedAllocation{ptr, length, true};
 }
 
 void CudaDevice::free_pinned(const PinnedAllocation& allocation) {
     bind_thread();
-    check("cudaFreeHost", [&] { return cudaFreeHost(allocation.ptr); });
+    bool placed = false;
+    {
+        std::lock_guard lock(placed_mutex_);
+        placed = placed_.erase(allocation.ptr) > 0;
+    }
+    if (placed) {
+        check("cudaHostUnregister", [&] { return cudaHostUnregister(allocation.ptr); });
+        unmap_locked(PinnedAllocation{allocation.ptr, allocation.bytes, false});
+    } else {
+        check("cudaFreeHost", [&] { return cudaFreeHost(allocation.ptr); });
+    }
     g_pinned_bytes_live -= allocation.bytes;
 }
 
 bool CudaDevice::register_host(void* ptr, std::size_t bytes) {
     bind_thread();
+    place_pages(ptr, bytes, placement_, true);  // pages already written move to their node first
     check("cudaHostRegister", [&] { return cudaHostRegister(ptr, bytes, cudaHostRegisterDefault); });
     g_pinned_bytes_live += bytes;
     return true;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "device/Device.h"
@@ -44,6 +45,7 @@ public:
 
     DeviceInfo info() const override { return info_; }
     void prepare(std::size_t max_batch_bytes) override;
+    void set_pinned_placement(const PinnedPlacement& placement) override { placement_ = placement; }
     PinnedAllocation allocate_pinned(std::size_t bytes) override;
     void free_pinned(const PinnedAllocation& allocation) override;
     bool register_host(void* ptr, std::size_t bytes) override;
@@ -94,6 +96,9 @@ private:
 
     const int ordinal_;
     bool time_copies_ = true;
+    PinnedPlacement placement_;
+    std::mutex placed_mutex_;
+    std::unordered_set<void*> placed_;  // allocations made by mmap + mbind + cudaHostRegister
     DeviceInfo info_;
     ConsumeGrid grid_;
     cudaStream_t copy_stream_ = nullptr;

@@ -4,6 +4,7 @@
 
 #include "clock/SteadyClock.h"
 #include "memory/PageLockedMemory.h"
+#include "numa/PagePlacement.h"
 
 namespace pinscope {
 namespace {
@@ -36,7 +37,20 @@ LockTiming EmulatedDevice::lock_timing() const {
 
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
     const TimeNs start = now_ns();
-    PinnedAllocation allocation = map_locked(bytes, lock_timing());
+    PinnedAllocation allocation;
+    if (placement_.policy == MemoryPlacement::FirstTouch) {
+        allocation = map_locked(bytes, lock_timing());
+    } else {
+        // Bound to its nodes before any page is faulted in; locking (or populating) faults them there.
+        allocation = PinnedAllocation{map_pages(bytes), round_to_pages(bytes), false};
+        try {
+            place_pages(allocation.ptr, allocation.bytes, placement_, false);
+        } catch (...) {
+            unmap_locked(allocation);
+            throw;
+        }
+        allocation.locked = lock_range(allocation.ptr, allocation.bytes, lock_timing());
+    }
     if (lock_timing() == LockTiming::OnFault) populator_.populate(allocation.ptr, allocation.bytes);
     hold_for_modeled_cost(start, profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)));
     return allocation;
@@ -51,6 +65,7 @@ void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
 
 bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
     const TimeNs start = now_ns();
+    place_pages(ptr, bytes, placement_, true);  // pages already written move to their node
     const bool locked = lock_range(ptr, bytes, lock_timing());
     if (lock_timing() == LockTiming::OnFault) populator_.populate(ptr, bytes);
     hold_for_modeled_cost(start, profile_.host_register_us.scaled_at(static_cast<double>(bytes)));
@@ -78,7 +93,8 @@ OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batc
 OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor) {
     const double bytes = static_cast<double>(source.bytes);
     const auto duration =
-        static_cast<TimeNs>(bytes / (profile_.h2d_bytes_per_s(bytes, source.pinned) * rate_factor) * 1e9);
+        static_cast<TimeNs>(bytes / (profile_.h2d_bytes_per_s(bytes, source.pinned) * rate_factor) * 1e9 *
+                            cross_node_slowdown(source.remote_fraction, profile_.cross_node_h2d_factor));
     TimeNs hold_until = issued + us_to_ns(profile_.copy_call_us);
     OpId id = 0;
     {

@@ -34,6 +34,7 @@ public:
 
     DeviceInfo info() const override;
     void prepare(std::size_t max_batch_bytes) override;
+    void set_pinned_placement(const PinnedPlacement& placement) override { placement_ = placement; }
     PinnedAllocation allocate_pinned(std::size_t bytes) override;
     void free_pinned(const PinnedAllocation& allocation) override;
     bool register_host(void* ptr, std::size_t bytes) override;
@@ -59,6 +60,7 @@ private:
     HardwareProfile profile_;
     HostMode host_;
     std::shared_ptr<ModeledMemoryBus> bus_;
+    PinnedPlacement placement_;
     PagePopulator populator_;
     mutable std::mutex mutex_;
     OpId next_op_ = 1;

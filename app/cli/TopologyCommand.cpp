@@ -1,0 +1,81 @@
+#include "TopologyCommand.h"
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "ExitCodes.h"
+#include "device/DeviceFactory.h"
+#include "topology/MachineTopology.h"
+#include "topology/TopologyTree.h"
+
+namespace pinscope::cli {
+
+namespace {
+
+std::string gpu_list(const MachineTopology& topology) {
+    std::string list;
+    for (const TopologyGpu& gpu : topology.gpus) list += (list.empty() ? "" : ", ") + gpu.pci_bus_id;
+    return list;
+}
+
+// This machine's GPU for the locality line: the first CUDA device, found on the tree by its PCI
+// bus id (CUDA_VISIBLE_DEVICES renumbers devices; bus ids stay). Null with `why` when there is none.
+const TopologyGpu* cuda_gpu_on(const MachineTopology& topology, std::string& why) {
+    const CudaDeviceList cuda = list_cuda_devices();
+    if (cuda.devices.empty()) {
+        why = topology.gpus.empty() ? "no NVIDIA GPU on this machine: " + cuda.why_none
+                                    : "no CUDA GPU to use (" + cuda.why_none + "); hwloc lists " + gpu_list(topology);
+        return nullptr;
+    }
+    const DeviceInfo& first = cuda.devices.front();
+    const TopologyGpu* gpu = topology.find_gpu(first.pci_bus_id);
+    if (gpu == nullptr)
+        why = "GPU cuda:0 (" + first.name + ", " + first.pci_bus_id +
+              ") is not on hwloc's tree, so its NUMA node is unknown";
+    return gpu;
+}
+
+}  // namespace
+
+TopologyCommand::TopologyCommand(CLI::App& app)
+    : command_(app.add_subcommand("topology", "Show the machine tree: NUMA nodes, CPUs, GPUs and the GPU's locality")) {
+    std::string names;
+    for (const std::string& name : shipped_topology_names()) names += (names.empty() ? "" : ", ") + name;
+    command_->add_option("--xml", xml_, "an hwloc XML topology instead of this machine: a file, or a shipped one (" + names + ")")
+        ->type_name("FILE|NAME");
+    command_->add_option("--gpu", gpu_, "the GPU whose locality to show, by PCI bus id (default: the first CUDA "
+                                        "device on this machine, the first GPU of a loaded topology)")
+        ->type_name("BUSID");
+}
+
+bool TopologyCommand::selected() const { return command_->parsed(); }
+
+int TopologyCommand::execute() const {
+    MachineTopology topology;
+    try {
+        topology = xml_.empty() ? *this_machine_topology() : load_topology(xml_);
+    } catch (const TopologyError& error) {
+        throw UsageError(std::string("--xml: ") + error.what());
+    }
+    const TopologyGpu* gpu = nullptr;
+    std::string no_gpu;
+    if (!gpu_.empty()) {
+        if (normalize_pci_bus_id(gpu_).empty())
+            throw UsageError("--gpu: '" + gpu_ + "' is not allowed; expected a PCI bus id such as 0000:c1:00.0");
+        gpu = topology.find_gpu(gpu_);
+        if (gpu == nullptr)
+            throw UsageError("--gpu: '" + gpu_ + "' is not allowed; expected " +
+                             (topology.gpus.empty() ? "no --gpu: " + topology.source + " has no NVIDIA GPU"
+                                                    : "one of the GPUs of " + topology.source + ": " + gpu_list(topology)));
+    } else if (topology.from_file) {
+        if (!topology.gpus.empty()) gpu = &topology.gpus.front();
+        no_gpu = "no NVIDIA GPU in this topology";
+    } else {
+        gpu = cuda_gpu_on(topology, no_gpu);
+    }
+    std::cout << format_topology_tree(topology, gpu, no_gpu) << std::flush;
+    return kExitOk;
+}
+
+}  // namespace pinscope::cli

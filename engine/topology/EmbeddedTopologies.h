@@ -1,0 +1,11 @@
+#pragma once
+// The sample hwloc XML topologies of resources/topologies, compiled in (see cmake/EmbedFiles.cmake).
+#include <vector>
+
+#include "device/EmbeddedProfiles.h"  // EmbeddedFile: a compiled-in file's stem and contents
+
+namespace pinscope {
+
+const std::vector<EmbeddedFile>& embedded_topologies();
+
+}  // namespace pinscope

@@ -1,0 +1,272 @@
+// MachineTopology from hwloc: this machine, an XML file, or a compiled-in sample.
+#include <hwloc.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <system_error>
+
+#include "topology/EmbeddedTopologies.h"
+#include "topology/MachineTopology.h"
+
+namespace pinscope {
+namespace {
+
+constexpr unsigned kNvidiaVendor = 0x10de;
+constexpr unsigned kVgaClass = 0x0300;
+constexpr unsigned k3dClass = 0x0302;
+constexpr const char* kThisMachine = "this machine";
+
+// Discovery components that would initialise GPU runtimes (CUDA, NVML, OpenCL...) or a display:
+// slow, and not needed, as GPUs are found as PCI devices.
+constexpr const char* kSkippedComponents[] = {"cuda", "nvml", "opencl", "gl", "rsmi", "levelzero"};
+
+struct TopologyHandle {
+    hwloc_topology_t topology = nullptr;
+    TopologyHandle() {
+        if (hwloc_topology_init(&topology) != 0) topology = nullptr;
+    }
+    ~TopologyHandle() {
+        if (topology != nullptr) hwloc_topology_destroy(topology);
+    }
+    TopologyHandle(const TopologyHandle&) = delete;
+    TopologyHandle& operator=(const TopologyHandle&) = delete;
+};
+
+std::vector<int> bits_of(hwloc_const_bitmap_t set) {
+    std::vector<int> bits;
+    if (set == nullptr || hwloc_bitmap_isfull(set)) return bits;
+    for (int bit = hwloc_bitmap_first(set); bit >= 0; bit = hwloc_bitmap_next(set, bit)) bits.push_back(bit);
+    return bits;
+}
+
+std::string info_of(hwloc_obj_t obj, const char* name) {
+    const char* value = obj != nullptr ? hwloc_obj_get_info_by_name(obj, name) : nullptr;
+    return value != nullptr ? value : "";
+}
+
+std::string pci_bus_id_of(hwloc_obj_t pcidev) {
+    const auto& pci = pcidev->attr->pcidev;
+    char text[32];
+    std::snprintf(text, sizeof text, "%04x:%02x:%02x.%01x", pci.domain, pci.bus, pci.dev, pci.func);
+    return normalize_pci_bus_id(text);
+}
+
+// "NVIDIA H200" from a CUDA or NVML OS device when the topology has one, else the PCI name.
+std::string gpu_name_of(hwloc_obj_t pcidev) {
+    for (hwloc_obj_t child = pcidev->io_first_child; child != nullptr; child = child->next_sibling) {
+        const std::string model = info_of(child, "GPUModel");
+        if (!model.empty()) return model;
+    }
+    const std::string device = info_of(pcidev, "PCIDevice");
+    return device.empty() ? "" : "NVIDIA " + device;
+}
+
+int local_node_of(hwloc_topology_t topology, hwloc_obj_t ancestor) {
+    hwloc_location location{};
+    location.type = HWLOC_LOCATION_TYPE_OBJECT;
+    location.location.object = ancestor;
+    hwloc_obj_t nodes[2] = {nullptr, nullptr};
+    unsigned count = 2;
+    // Nodes with exactly the ancestor's locality; failing that, the one node under the ancestor.
+    if (hwloc_get_local_numanode_objs(topology, &location, &count, nodes, 0) == 0 && count == 1)
+        return static_cast<int>(nodes[0]->os_index);
+    if (ancestor->nodeset != nullptr && hwloc_bitmap_weight(ancestor->nodeset) == 1)
+        return hwloc_bitmap_first(ancestor->nodeset);
+    return -1;
+}
+
+std::vector<TopologyGpu> gpus_of(hwloc_topology_t topology) {
+    std::vector<TopologyGpu> gpus;
+    for (hwloc_obj_t obj = hwloc_get_next_pcidev(topology, nullptr); obj != nullptr;
+         obj = hwloc_get_next_pcidev(topology, obj)) {
+        const auto& pci = obj->attr->pcidev;
+        if (pci.vendor_id != kNvidiaVendor || (pci.class_id != kVgaClass && pci.class_id != k3dClass)) continue;
+        TopologyGpu gpu;
+        gpu.pci_bus_id = pci_bus_id_of(obj);
+        gpu.name = gpu_name_of(obj);
+        if (hwloc_obj_t ancestor = hwloc_get_non_io_ancestor_obj(topology, obj)) {
+            gpu.node = local_node_of(topology, ancestor);
+            gpu.local_cpus = bits_of(ancestor->cpuset);
+        }
+        gpus.push_back(std::move(gpu));
+    }
+    std::sort(gpus.begin(), gpus.end(),
+              [](const TopologyGpu& a, const TopologyGpu& b) { return a.pci_bus_id < b.pci_bus_id; });
+    return gpus;
+}
+
+std::vector<TopologyCore> cores_in(hwloc_topology_t topology, hwloc_const_cpuset_t cpuset) {
+    std::vector<TopologyCore> cores;
+    const bool has_cores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE) > 0;
+    const hwloc_obj_type_t type = has_cores ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;  // no cores known: a PU is one
+    for (hwloc_obj_t core = hwloc_get_next_obj_inside_cpuset_by_type(topology, cpuset, type, nullptr); core != nullptr;
+         core = hwloc_get_next_obj_inside_cpuset_by_type(topology, cpuset, type, core)) {
+        TopologyCore entry;
+        entry.index = static_cast<int>(core->logical_index);
+        entry.cpus = bits_of(core->cpuset);
+        if (!entry.cpus.empty()) cores.push_back(std::move(entry));
+    }
+    return cores;
+}
+
+MachineTopology convert(hwloc_topology_t topology, std::string source, bool from_file) {
+    MachineTopology machine;
+    machine.source = std::move(source);
+    machine.from_file = from_file;
+    hwloc_obj_t root = hwloc_get_root_obj(topology);
+    machine.machine_name = info_of(root, "HostName");
+    if (machine.machine_name.empty()) machine.machine_name = info_of(root, "DMIProductName");
+
+    const int node_count = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_NUMANODE);
+    for (int i = 0; i < node_count; ++i) {
+        hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i));
+        if (obj == nullptr) continue;
+        TopologyNode node;
+        node.os_index = static_cast<int>(obj->os_index);
+        node.memory_bytes = obj->attr->numanode.local_memory;
+        node.cpus = bits_of(obj->cpuset);
+        machine.nodes.push_back(std::move(node));
+    }
+    std::sort(machine.nodes.begin(), machine.nodes.end(),
+              [](const TopologyNode& a, const TopologyNode& b) { return a.os_index < b.os_index; });
+
+    const int package_count = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PACKAGE);
+    for (int i = 0; i < package_count; ++i) {
+        hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE, static_cast<unsigned>(i));
+        if (obj == nullptr) continue;
+        TopologyPackage package;
+        package.os_index = obj->os_index == HWLOC_UNKNOWN_INDEX ? i : static_cast<int>(obj->os_index);
+        package.nodes = bits_of(obj->nodeset);
+        package.cores = cores_in(topology, obj->cpuset);
+        machine.packages.push_back(std::move(package));
+    }
+    if (machine.packages.empty()) {  // some virtual machines report no package: one for everything
+        TopologyPackage package;
+        for (const TopologyNode& node : machine.nodes) package.nodes.push_back(node.os_index);
+        package.cores = cores_in(topology, root->cpuset);
+        machine.packages.push_back(std::move(package));
+    }
+    machine.gpus = gpus_of(topology);
+    machine.index_cpus();
+    return machine;
+}
+
+// Loads what `configure` set up; the error names `source`.
+MachineTopology load_with(const std::string& source, bool from_file,
+                          int (*configure)(hwloc_topology_t, const void*), const void* argument) {
+    TopologyHandle handle;
+    if (handle.topology == nullptr) throw TopologyError(source + ": hwloc could not start: " + std::strerror(errno));
+    for (const char* component : kSkippedComponents)
+        hwloc_topology_set_components(handle.topology, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, component);
+    hwloc_topology_set_io_types_filter(handle.topology, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    // hwloc parses XML when it is handed over and says only "invalid argument" when it fails.
+    const std::string malformed = "hwloc could not load it: not a well-formed hwloc XML topology (truncated or malformed?)";
+    if (configure != nullptr && configure(handle.topology, argument) != 0) throw TopologyError(source + ": " + malformed);
+    if (hwloc_topology_load(handle.topology) != 0)
+        throw TopologyError(source + ": " + (from_file ? malformed : "hwloc could not load it: " + std::string(std::strerror(errno))));
+    MachineTopology machine = convert(handle.topology, source, from_file);
+    if (machine.nodes.empty()) throw TopologyError(source + ": the topology has no NUMA node");
+    return machine;
+}
+
+int configure_buffer(hwloc_topology_t topology, const void* argument) {
+    const auto& text = *static_cast<const std::string*>(argument);
+    // hwloc's own exports count the terminating NUL, and its parsers expect it.
+    return hwloc_topology_set_xmlbuffer(topology, text.c_str(), static_cast<int>(text.size() + 1));
+}
+
+// What is wrong with text that should be an hwloc XML topology, before hwloc reads it (hwloc
+// only says "invalid argument"); empty when nothing obvious is.
+std::string obvious_problem(const std::string& text) {
+    std::size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a UTF-8 byte order mark
+    start = text.find_first_not_of(" \t\r\n", start);
+    if (start == std::string::npos) return "the file is empty";
+    if (text[start] != '<') return "not XML (it does not start with '<')";
+    if (text.find("<topology") == std::string::npos) return "XML, but not an hwloc topology (no <topology> element)";
+    if (text.find("\"NUMANode\"") == std::string::npos)
+        return "an hwloc topology without NUMA nodes (hwloc 1.x XML, or an incomplete export?)";
+    return "";
+}
+
+MachineTopology load_xml_text(const std::string& text, const std::string& source) {
+    if (const std::string problem = obvious_problem(text); !problem.empty()) throw TopologyError(source + ": " + problem);
+    return load_with(source, true, configure_buffer, &text);
+}
+
+std::string read_whole_file(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) throw TopologyError(path + ": a folder, not an XML file");
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw TopologyError(path + ": cannot read it: " + std::strerror(errno != 0 ? errno : ENOENT));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw TopologyError(path + ": cannot read it: " + std::strerror(errno));
+    return text.str();
+}
+
+// One node with the CPUs this process may run on: what a machine hwloc cannot read looks like.
+MachineTopology fallback_topology(const std::string& why) {
+    MachineTopology machine;
+    machine.source = std::string(kThisMachine) + " (" + why + "; assuming one NUMA node)";
+    TopologyNode node;
+    TopologyPackage package;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+            if (CPU_ISSET(cpu, &set)) node.cpus.push_back(cpu);
+    }
+    for (const int cpu : node.cpus) package.cores.push_back({cpu, {cpu}});
+    package.nodes = {0};
+    machine.nodes.push_back(std::move(node));
+    machine.packages.push_back(std::move(package));
+    machine.index_cpus();
+    return machine;
+}
+
+}  // namespace
+
+MachineTopology load_this_machine_topology() { return load_with(kThisMachine, false, nullptr, nullptr); }
+
+MachineTopology load_topology_xml(const std::string& path) { return load_xml_text(read_whole_file(path), path); }
+
+std::vector<std::string> shipped_topology_names() {
+    std::vector<std::string> names;
+    for (const EmbeddedFile& file : embedded_topologies()) names.push_back(file.name);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+MachineTopology load_topology(const std::string& name_or_path) {
+    for (const EmbeddedFile& file : embedded_topologies())
+        if (file.name == name_or_path) return load_xml_text(file.contents, file.name + " (shipped sample)");
+    std::error_code error;
+    if (!std::filesystem::exists(name_or_path, error)) {
+        std::string names;
+        for (const std::string& name : shipped_topology_names()) names += (names.empty() ? "" : ", ") + name;
+        throw TopologyError(name_or_path + ": no such file, and not a shipped topology (" + names + ")");
+    }
+    return load_topology_xml(name_or_path);
+}
+
+std::shared_ptr<const MachineTopology> this_machine_topology() {
+    static const std::shared_ptr<const MachineTopology> machine = [] {
+        try {
+            return std::make_shared<const MachineTopology>(load_this_machine_topology());
+        } catch (const TopologyError& error) {
+            return std::make_shared<const MachineTopology>(fallback_topology(error.what()));
+        }
+    }();
+    return machine;
+}
+
+}  // namespace pinscope

@@ -1,0 +1,186 @@
+// The machine tree from hwloc: GPU locality from the sample XML topologies, this machine, bus id
+// spellings, and bad XML that gets a message instead of a crash.
+#include <sched.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "engine/ExportTestData.h"
+#include "topology/MachineTopology.h"
+#include "topology/TopologyTree.h"
+
+namespace pinscope {
+namespace {
+
+const std::string kTopologies = PINSCOPE_TOPOLOGIES_DIR;
+
+std::vector<int> range(int first, int last) {
+    std::vector<int> cpus;
+    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+    return cpus;
+}
+
+std::vector<int> join(std::vector<int> a, const std::vector<int>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// Writes `contents` to a new file in `dir`; returns its path.
+std::string scratch_file(const test::TempDir& dir, const std::string& contents) {
+    static int next = 0;
+    const std::string path = dir.file("topology-" + std::to_string(next++) + ".xml");
+    std::ofstream(path, std::ios::binary) << contents;
+    return path;
+}
+
+TEST(MachineTopology, TwoSocketFixtureHasAGpuOnEachSocket) {
+    const MachineTopology t = load_topology_xml(kTopologies + "/2-socket-2-gpu.xml");
+    EXPECT_TRUE(t.from_file);
+    EXPECT_EQ(t.source, kTopologies + "/2-socket-2-gpu.xml");
+    ASSERT_EQ(t.packages.size(), 2u);
+    ASSERT_EQ(t.nodes.size(), 2u);
+    EXPECT_FALSE(t.single_node());
+    EXPECT_EQ(t.packages[0].cores.size(), 16u);
+    EXPECT_EQ(t.packages[1].cores.size(), 16u);
+    EXPECT_EQ(t.packages[1].nodes, std::vector<int>{1});
+    EXPECT_EQ(t.nodes[0].cpus, join(range(0, 15), range(32, 47)));
+    EXPECT_EQ(t.nodes[1].cpus, join(range(16, 31), range(48, 63)));
+    EXPECT_EQ(t.nodes[1].memory_bytes, std::uint64_t{256} << 30);
+    EXPECT_EQ(t.packages[1].cores[0].cpus, (std::vector<int>{16, 48}));  // SMT siblings
+
+    ASSERT_EQ(t.gpus.size(), 2u);
+    const TopologyGpu& first = t.gpus[0];
+    EXPECT_EQ(first.pci_bus_id, "0000:41:00.0");
+    EXPECT_EQ(first.name, "NVIDIA H200");
+    EXPECT_EQ(first.node, 0);
+    EXPECT_EQ(first.local_cpus, t.nodes[0].cpus);
+    const TopologyGpu& second = t.gpus[1];
+    EXPECT_EQ(second.pci_bus_id, "0000:c1:00.0");
+    EXPECT_EQ(second.node, 1);  // behind a host bridge and a PCIe bridge under the second package
+    EXPECT_EQ(second.local_cpus, t.nodes[1].cpus);
+}
+
+TEST(MachineTopology, FourGpuServerHasTwoGpusPerNode) {
+    const MachineTopology t = load_topology_xml(kTopologies + "/4-gpu-server.xml");
+    ASSERT_EQ(t.gpus.size(), 4u);
+    std::vector<int> nodes;
+    for (const TopologyGpu& gpu : t.gpus) nodes.push_back(gpu.node);
+    EXPECT_EQ(nodes, (std::vector<int>{0, 0, 1, 1}));
+    EXPECT_EQ(t.gpus[2].pci_bus_id, "0000:98:00.0");
+    EXPECT_EQ(t.gpus[2].name, "NVIDIA H100 PCIe");
+    EXPECT_EQ(t.gpus[3].local_cpus, join(range(16, 31), range(48, 63)));
+}
+
+TEST(MachineTopology, ShippedNamesLoadWithoutTheSourceTree) {
+    const auto names = shipped_topology_names();
+    EXPECT_NE(std::find(names.begin(), names.end(), "2-socket-2-gpu"), names.end());
+    EXPECT_NE(std::find(names.begin(), names.end(), "4-gpu-server"), names.end());
+    const MachineTopology shipped = load_topology("2-socket-2-gpu");
+    const MachineTopology file = load_topology(kTopologies + "/2-socket-2-gpu.xml");
+    EXPECT_TRUE(shipped.from_file);
+    EXPECT_EQ(shipped.source, "2-socket-2-gpu (shipped sample)");
+    EXPECT_EQ(shipped.nodes.size(), file.nodes.size());
+    ASSERT_EQ(shipped.gpus.size(), file.gpus.size());
+    EXPECT_EQ(shipped.gpus[1].pci_bus_id, file.gpus[1].pci_bus_id);
+}
+
+TEST(MachineTopology, FindsGpusAndCpusInAnySpelling) {
+    const MachineTopology t = load_topology("2-socket-2-gpu");
+    for (const char* spelling : {"c1:00.0", "C1:00.0", "0000:c1:00.0", "00000000:C1:00.0"}) {
+        const TopologyGpu* gpu = t.find_gpu(spelling);
+        ASSERT_NE(gpu, nullptr) << spelling;
+        EXPECT_EQ(gpu->node, 1) << spelling;
+    }
+    EXPECT_EQ(t.find_gpu("0000:c2:00.0"), nullptr);
+    EXPECT_EQ(t.find_gpu("not a bus id"), nullptr);
+    EXPECT_EQ(t.node_of_cpu(0), 0);
+    EXPECT_EQ(t.node_of_cpu(47), 0);
+    EXPECT_EQ(t.node_of_cpu(16), 1);
+    EXPECT_EQ(t.node_of_cpu(63), 1);
+    EXPECT_EQ(t.node_of_cpu(64), -1);
+    EXPECT_EQ(t.node_of_cpu(-1), -1);
+    ASSERT_NE(t.find_node(1), nullptr);
+    EXPECT_EQ(t.find_node(2), nullptr);
+    EXPECT_EQ(t.all_cpus(), range(0, 63));
+}
+
+TEST(MachineTopology, NormalisesPciBusIds) {
+    EXPECT_EQ(normalize_pci_bus_id("C1:00.0"), "0000:c1:00.0");
+    EXPECT_EQ(normalize_pci_bus_id("0000:C1:00.0"), "0000:c1:00.0");
+    EXPECT_EQ(normalize_pci_bus_id("00000000:c1:00.0"), "0000:c1:00.0");  // CUDA's spelling
+    EXPECT_EQ(normalize_pci_bus_id("0001:3b:1f.7"), "0001:3b:1f.7");
+    EXPECT_EQ(normalize_pci_bus_id("4:0.1"), "0000:04:00.1");
+    for (const char* bad : {"", "c1:00", "c1.00.0", "0000:c1:00.8", "0000:c1:20.0", "0000:1c1:00.0", "zz:00.0",
+                            "100000:c1:00.0", "0000:c1:00.0x", ":c1:00.0"})
+        EXPECT_EQ(normalize_pci_bus_id(bad), "") << bad;
+}
+
+TEST(MachineTopology, ThisMachineHoldsTheCpuThisThreadRunsOn) {
+    const MachineTopology t = load_this_machine_topology();
+    EXPECT_FALSE(t.from_file);
+    EXPECT_EQ(t.source, "this machine");
+    ASSERT_FALSE(t.nodes.empty());
+    EXPECT_FALSE(t.packages.empty());
+    const int cpu = sched_getcpu();
+    ASSERT_GE(cpu, 0);
+    EXPECT_GE(t.node_of_cpu(cpu), 0);
+    EXPECT_EQ(this_machine_topology()->nodes.size(), t.nodes.size());
+}
+
+// What a bad topology file gets: a TopologyError naming the file and the problem.
+void expect_refused(const std::string& path, const std::string& problem) {
+    try {
+        load_topology(path);
+        ADD_FAILURE() << path << " loaded";
+    } catch (const TopologyError& error) {
+        const std::string what = error.what();
+        EXPECT_NE(what.find(path), std::string::npos) << what;
+        EXPECT_NE(what.find(problem), std::string::npos) << what;
+    }
+}
+
+TEST(MachineTopology, BadXmlGetsAMessageNotACrash) {
+    const test::TempDir dir;
+    const std::string good = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
+    ASSERT_GT(good.size(), 1000u);
+    expect_refused(kTopologies + "/no-such-file.xml", "no such file");
+    expect_refused(scratch_file(dir, ""), "empty");
+    expect_refused(scratch_file(dir, "garbage, not XML\n"), "not XML");
+    expect_refused(scratch_file(dir, "<?xml version=\"1.0\"?>\n<foo><bar/></foo>\n"), "not an hwloc topology");
+    expect_refused(scratch_file(dir, good.substr(0, good.size() / 2)), "not a well-formed hwloc XML topology");
+    expect_refused(scratch_file(dir, good.substr(0, 3000)), "hwloc");
+    std::string no_numa = good;
+    for (std::size_t at; (at = no_numa.find("\"NUMANode\"")) != std::string::npos;) no_numa.replace(at, 10, "\"Group\"");
+    expect_refused(scratch_file(dir, no_numa), "without NUMA nodes");
+    expect_refused(std::filesystem::temp_directory_path().string(), "folder");
+}
+
+TEST(TopologyTree, ShowsEachGpuUnderItsNodeAndTheRunGpusLocality) {
+    const MachineTopology t = load_topology("2-socket-2-gpu");
+    const std::string text = format_topology_tree(t, t.find_gpu("c1:00.0"), "");
+    EXPECT_NE(text.find("a loaded topology, not this machine"), std::string::npos) << text;
+    EXPECT_NE(text.find("2 packages, 2 NUMA nodes, 32 cores, 64 CPUs, 2 NVIDIA GPUs"), std::string::npos) << text;
+    EXPECT_NE(text.find("  NUMA node 1  256.0 GiB  cores 16-31, cpus 16-31,48-63\n"
+                        "    GPU 0000:c1:00.0  NVIDIA H200  <- selected\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("GPU 0000:c1:00.0 (NVIDIA H200) is local to NUMA node 1, CPUs 16-31,48-63\n"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find(kSingleNodeNote), std::string::npos) << text;
+}
+
+TEST(TopologyTree, OneNodeSaysRemoteDoesNotApply) {
+    const MachineTopology t = load_this_machine_topology();
+    const std::string text = format_topology_tree(t, nullptr, "no NVIDIA GPU on this machine");
+    EXPECT_NE(text.find("this machine"), std::string::npos) << text;
+    EXPECT_NE(text.find("no NVIDIA GPU on this machine\n"), std::string::npos) << text;
+    if (t.single_node()) {
+        EXPECT_NE(text.find(kSingleNodeNote), std::string::npos) << text;
+    }
+}
+
+}  // namespace
+}  // namespace pinscope
