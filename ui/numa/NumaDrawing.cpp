@@ -334,9 +334,9 @@ void draw_placeholder(QPainter& p, const QRectF& rect) {
     p.setFont(app_font(9));
     p.setPen(kMuted);
     p.drawText(QRectF(box.left(), box.top() + 36, box.width(), 64), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-               QStringLiteral("Start a run (F5): this view then shows its machine, or the topology chosen under NUMA "
-                              "placement, with the GPU at its node, the cores the loader's threads run on and the "
-                              "node that holds the pinned pages."));
+               QStringLiteral("Once a run has started and the engine has read its topology, this view shows the "
+                              "machine, or the topology chosen under NUMA placement: the GPU at its node, the cores "
+                              "the loader's threads run on and the node that holds the pinned pages."));
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ QString gb_per_s_text(double bytes_per_s) {
 NumaBanner numa_banner(const NumaSnapshot& s) {
     if (!s.topology)
         return {BannerKind::Unavailable, QStringLiteral("Topology not available yet"),
-                QStringLiteral("it appears once a run has started (F5) and the engine has read the machine's tree")};
+                QStringLiteral("the engine reports it once a run has started")};
     const MachineTopology& t = *s.topology;
     const QString nodes = nodes_text(t.nodes.size());
     if (t.from_file) {
