@@ -55,6 +55,22 @@ std::shared_ptr<const MachineTopology> four_gpu_topology() {
     return std::make_shared<const MachineTopology>(std::move(t));
 }
 
+std::shared_ptr<const MachineTopology> snc_topology() {
+    MachineTopology t = sockets_topology(4, 16, 2, 128);  // four nodes of 16 cores, then two per package
+    t.packages = {{0, {0, 1}, {}}, {1, {2, 3}, {}}};
+    MachineTopology four = sockets_topology(4, 16, 2, 128);
+    for (std::size_t p = 0; p < four.packages.size(); ++p) {
+        auto& cores = t.packages[p / 2].cores;
+        cores.insert(cores.end(), four.packages[p].cores.begin(), four.packages[p].cores.end());
+    }
+    t.source = "/data/snc-8-gpu.xml";
+    t.from_file = true;
+    const char* buses[] = {"0000:18:00.0", "0000:2a:00.0", "0000:3a:00.0", "0000:5d:00.0",
+                           "0000:9a:00.0", "0000:ab:00.0", "0000:ba:00.0", "0000:db:00.0"};
+    for (int i = 0; i < 8; ++i) t.gpus.push_back(gpu(buses[i], i / 2, t));
+    return std::make_shared<const MachineTopology>(std::move(t));
+}
+
 Span host_span(LaneKind kind, int cpu, double start_ms, double end_ms, Stage stage, std::uint16_t index) {
     Span s;
     s.start = static_cast<TimeNs>(start_ms * 1e6);

@@ -20,6 +20,8 @@ MachineTopology sockets_topology(int packages, int cores, int threads, int node_
 std::shared_ptr<const MachineTopology> laptop_topology();      // this machine, 1 node, 4 cores x 2, no GPU
 std::shared_ptr<const MachineTopology> two_socket_topology();  // loaded, 2 x 32 cores x 2, GPUs on both sockets
 std::shared_ptr<const MachineTopology> four_gpu_topology();    // loaded, 2 x 24 cores x 2, 2 GPUs per socket
+// Loaded, 2 sockets split in two nodes each (sub-NUMA clustering), 2 x 2 x 16 cores x 2, 8 GPUs.
+std::shared_ptr<const MachineTopology> snc_topology();
 
 // A span of a host lane on `cpu`, from `start_ms` to `end_ms` milliseconds.
 Span host_span(LaneKind kind, int cpu, double start_ms, double end_ms, Stage stage, std::uint16_t index = 0);

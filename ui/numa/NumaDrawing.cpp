@@ -176,7 +176,8 @@ void draw_cores(QPainter& p, const NodeBox& box, const NumaSnapshot& s, const st
             std::vector<QColor> fills;
             for (int k = 0; k < kHostLaneCount; ++k) {
                 const double busy = s.busy_on(static_cast<HostLane>(k), cell.cpu);
-                if (busy >= 0) fills.push_back(mix(lane_color(lane_kind_of(static_cast<HostLane>(k))), Qt::white, 0.35 + 0.65 * busy));
+                if (busy < 0) continue;
+                fills.push_back(mix(lane_color(lane_kind_of(static_cast<HostLane>(k))), Qt::white, 0.35 + 0.65 * busy));
             }
             double lightness = 1;
             if (fills.empty()) {
@@ -185,7 +186,8 @@ void draw_cores(QPainter& p, const NodeBox& box, const NumaSnapshot& s, const st
                 const double w = cell.rect.width() / static_cast<double>(fills.size());
                 lightness = 0;
                 for (std::size_t i = 0; i < fills.size(); ++i) {
-                    p.fillRect(QRectF(cell.rect.left() + w * static_cast<double>(i), cell.rect.top(), w, cell.rect.height()), fills[i]);
+                    const double x = cell.rect.left() + w * static_cast<double>(i);
+                    p.fillRect(QRectF(x, cell.rect.top(), w, cell.rect.height()), fills[i]);
                     lightness += fills[i].lightnessF() / static_cast<double>(fills.size());
                 }
             }
@@ -194,8 +196,10 @@ void draw_cores(QPainter& p, const NodeBox& box, const NumaSnapshot& s, const st
                           lightness < 0.6 ? QColor(Qt::white) : (fills.empty() ? kMuted : kText));
         }
         p.setPen(QPen(kCpuDivider, 1));
-        for (std::size_t i = 1; i < core.cpus.size(); ++i)
-            p.drawLine(QPointF(core.rect.left() + 1, core.cpus[i].rect.top()), QPointF(core.rect.right() - 1, core.cpus[i].rect.top()));
+        for (std::size_t i = 1; i < core.cpus.size(); ++i) {
+            const double y = core.cpus[i].rect.top();
+            p.drawLine(QPointF(core.rect.left() + 1, y), QPointF(core.rect.right() - 1, y));
+        }
         p.setPen(QPen(kCoreBorder, 1));
         p.setBrush(Qt::NoBrush);
         p.drawRoundedRect(core.rect.adjusted(0.5, 0.5, -0.5, -0.5), 2, 2);
@@ -311,24 +315,37 @@ void draw_traffic(QPainter& p, const NumaLayout& layout, const NumaSnapshot& s, 
 }
 
 void draw_stats(QPainter& p, const QRectF& rect, const NumaSnapshot& s) {
-    const QFont font = app_font(10);
-    const QFont bold = app_font(10, true);
+    const std::vector<StatsPiece> pieces = numa_stats(s);
+    const QString sep = QStringLiteral("   ·   ");
+    // 10 pt where the whole line fits, else 9 pt and the last pieces left out.
+    int points = 10;
+    for (; points > 9; --points) {
+        double width = 0;
+        for (const StatsPiece& piece : pieces)
+            width += QFontMetricsF(app_font(points)).horizontalAdvance(sep) +
+                     QFontMetricsF(app_font(points, piece.warning)).horizontalAdvance(piece.text);
+        if (width <= rect.width()) break;
+    }
+    const QFont font = app_font(points);
+    const QFont bold = app_font(points, true);
     double x = rect.left();
     bool first = true;
-    for (const StatsPiece& piece : numa_stats(s)) {
-        const QString sep = first ? QString() : QStringLiteral("   ·   ");
-        const double need = QFontMetricsF(font).horizontalAdvance(sep) +
+    for (const StatsPiece& piece : pieces) {
+        const QString gap = first ? QString() : sep;
+        const double need = QFontMetricsF(font).horizontalAdvance(gap) +
                             QFontMetricsF(piece.warning ? bold : font).horizontalAdvance(piece.text);
         if (x + need > rect.right()) break;
-        x += draw_text(p, QRectF(x, rect.top(), rect.right() - x, rect.height()), Qt::AlignLeft | Qt::AlignVCenter, sep, font, kMuted);
-        x += draw_text(p, QRectF(x, rect.top(), rect.right() - x, rect.height()), Qt::AlignLeft | Qt::AlignVCenter, piece.text,
-                       piece.warning ? bold : font, piece.warning ? cross_node_color(0.5) : kText);
+        const auto rest = [&] { return QRectF(x, rect.top(), rect.right() - x, rect.height()); };
+        x += draw_text(p, rest(), Qt::AlignLeft | Qt::AlignVCenter, gap, font, kMuted);
+        x += draw_text(p, rest(), Qt::AlignLeft | Qt::AlignVCenter, piece.text, piece.warning ? bold : font,
+                       piece.warning ? cross_node_color(0.5) : kText);
         first = false;
     }
 }
 
 void draw_placeholder(QPainter& p, const QRectF& rect) {
-    const QRectF box(rect.center().x() - std::min(300.0, rect.width() / 2), rect.center().y() - 50, std::min(600.0, rect.width()), 100);
+    const double width = std::min(600.0, rect.width());
+    const QRectF box(rect.center().x() - width / 2, rect.center().y() - 50, width, 100);
     draw_text(p, QRectF(box.left(), box.top(), box.width(), 30), Qt::AlignCenter, QStringLiteral("Topology not available yet"),
               app_font(14, true), kMuted);
     p.setFont(app_font(9));

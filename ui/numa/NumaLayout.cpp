@@ -48,7 +48,10 @@ struct PackagePlan {
     std::vector<NodePlan> nodes;
 };
 
-int rows_for(std::size_t cores, int cols) { return static_cast<int>((cores + static_cast<std::size_t>(cols) - 1) / static_cast<std::size_t>(cols)); }
+int rows_for(std::size_t cores, int cols) {
+    const auto c = static_cast<std::size_t>(cols);
+    return static_cast<int>((cores + c - 1) / c);
+}
 
 // The grid of cores that gives the largest cells in `area`: largest relative to what reads well,
 // then the fewest empty slots, then about 2.5 times as many columns as rows (a die's shape).
@@ -135,7 +138,8 @@ void place_gpus(NumaLayout& layout, const MachineTopology& topology, const RunGp
     for (GpuBox& box : boxes)
         if (box.rect.isNull()) homeless.push_back(box);
     if (!homeless.empty()) {
-        const QRectF last = layout.packages.empty() ? QRectF(layout.machine.topLeft(), QSizeF(0, 0)) : layout.packages.back().rect;
+        const QRectF last =
+            layout.packages.empty() ? QRectF(layout.machine.topLeft(), QSizeF(0, 0)) : layout.packages.back().rect;
         double x = last.right() + kPackageGap;
         for (GpuBox& box : boxes) {
             if (!box.rect.isNull()) continue;
@@ -242,8 +246,8 @@ void layout_machine(NumaLayout& layout, const MachineTopology* topology, const R
         }
         const PackagePlan& package = packages[static_cast<std::size_t>(i)];
         const Sized& s = sized[static_cast<std::size_t>(i)];
-        PackageBox box{package.package, QRectF(x, y, s.w, s.h), QRectF(x + kPackagePad, y, s.w - 2 * kPackagePad, kPackageHeaderH)};
-        layout.packages.push_back(box);
+        layout.packages.push_back(
+            {package.package, QRectF(x, y, s.w, s.h), QRectF(x + kPackagePad, y, s.w - 2 * kPackagePad, kPackageHeaderH)});
 
         double nodes_w = (static_cast<double>(s.nodes.size()) - 1) * kNodeGap;
         for (const QSizeF& n : s.nodes) nodes_w += n.width();
@@ -266,7 +270,8 @@ void layout_machine(NumaLayout& layout, const MachineTopology* topology, const R
                 const auto row = static_cast<double>(c / static_cast<std::size_t>(plan.cols));
                 CoreBox cb{core.index, QRectF(gx + col * (cpu_w + kCoreGap), gy + row * (core_h + kCoreGap), cpu_w, core_h), {}};
                 for (std::size_t t = 0; t < core.cpus.size(); ++t)
-                    cb.cpus.push_back({core.cpus[t], QRectF(cb.rect.left(), cb.rect.top() + static_cast<double>(t) * cpu_h, cpu_w, cpu_h)});
+                    cb.cpus.push_back({core.cpus[t], QRectF(cb.rect.left(), cb.rect.top() + static_cast<double>(t) * cpu_h,
+                                                            cpu_w, cpu_h)});
                 node.cores.push_back(std::move(cb));
             }
             layout.nodes.push_back(std::move(node));
