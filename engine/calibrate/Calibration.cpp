@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -103,6 +104,14 @@ private:
     int done_ = 0;
 };
 
+std::string thread_counts_text(const HostLoadCurve& curve) {
+    std::string text;
+    for (std::size_t i = 0; i < curve.others.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == curve.others.size() ? " and " : ", ") +
+                std::to_string(static_cast<int>(curve.others[i]));
+    return text;
+}
+
 std::string source_text(const CalibrationProbe& probe, const HardwareProfile& profile, const CalibrationOptions& options,
                         std::size_t copy_size_count, int samples, std::size_t memcpy_bytes, const HostCores& cores,
                         bool link_known, double measured_hold_fraction) {
@@ -121,13 +130,42 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             size_text(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
             "; memcpy on one thread, pageable to pageable (" + size_text(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "), into cudaHostAlloc'd memory (" + size_text(kCalibrationBatchBytes) +
-            ") and into freshly allocated pageable memory, page faults included (" +
-            size_text(kCalibrationBatchBytes) + "); the same two with every core copying at once, in total. ";
+            ", from a batch just collated into a fresh buffer) and into freshly allocated pageable memory, page faults "
+            "included (" + size_text(kCalibrationBatchBytes) + "); filling samples (" + size_text(kCalibrationBatchBytes) +
+            "); freeing a just-written pageable buffer at " + cost_sizes_text() +
+            "; how filling, collating, pinning, a pageable H2D copy of a just-collated batch and freeing it (" +
+            size_text(kCalibrationBatchBytes) + ") slow while " + thread_counts_text(profile.under_load) +
+            " other threads fill, collate into fresh buffers and free them, as loader workers do. ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
                        : "Assumed: the link's limit is the fastest copy measured (the device did not say its link).";
     return text;
+}
+
+// One thread's host work with k other threads streaming through memory, as factors of the
+// figures with none (measured first, the same way, in the same call). A pageable copy's factor is
+// against the bandwidth sweep's rate at its size.
+HostLoadCurve measure_under_load(CalibrationProbe& probe, const std::vector<int>& thread_counts,
+                                 double sweep_pageable_gb_per_s) {
+    HostLoadCurve curve;
+    double fill0 = 0, first_touch0 = 0, pin0 = 0, free0 = 0;
+    for (const int others : thread_counts) {
+        const BackgroundLoad load(others, kCalibrationBatchBytes);
+        const double fill = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
+        const double first_touch = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
+        const double pin = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes);
+        const double pageable = probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes);
+        const double free_us = measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples);
+        if (curve.others.empty()) std::tie(fill0, first_touch0, pin0, free0) = std::tie(fill, first_touch, pin, free_us);
+        curve.others.push_back(others);
+        curve.fill.push_back(fill / fill0);
+        curve.first_touch.push_back(first_touch / first_touch0);
+        curve.memcpy_to_pinned.push_back(pin / pin0);
+        curve.pageable_h2d.push_back(pageable / sweep_pageable_gb_per_s);
+        curve.free_pageable.push_back(free_us / std::max(free0, 1e-3));
+    }
+    return curve;
 }
 
 }  // namespace
@@ -166,6 +204,13 @@ std::string default_profile_name(const std::string& gpu_name, const std::string&
         std::isdigit(static_cast<unsigned char>(link_name[gen + 3])))
         name += "-pcie" + std::string(1, link_name[gen + 3]);
     return name;
+}
+
+std::vector<int> load_thread_counts(int cores) {
+    std::vector<int> counts{0};
+    for (int k = 1; k < cores - 1; k *= 2) counts.push_back(k);
+    if (cores - 2 > counts.back()) counts.push_back(cores - 2);
+    return counts;
 }
 
 HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOptions& options,
@@ -218,11 +263,12 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     const std::size_t memcpy_bytes = options.memcpy_bytes > 0 ? options.memcpy_bytes : memcpy_buffer_bytes();
     profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
     profile.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
-    steps.next("host memcpy, every core at once");
-    profile.all_cores_memcpy_gb_per_s =
-        measure_all_cores_gb_per_s(cores.cores, kCalibrationBatchBytes, false, kMemcpySamples);
-    profile.all_cores_first_touch_gb_per_s =
-        measure_all_cores_gb_per_s(cores.cores, kCalibrationBatchBytes, true, kMemcpySamples);
+    steps.next("host rates under load");
+    profile.fill_gb_per_s = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
+    profile.free_pageable_us = cost_curve([](std::size_t bytes) { return measure_free_pageable_us(bytes, kMemcpySamples); });
+    profile.under_load = measure_under_load(
+        probe, options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads,
+        profile.h2d_pageable_gb_per_s.at(static_cast<double>(kCalibrationBatchBytes)));
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "calibrate/CalibrationProbe.h"
 #include "device/HardwareProfile.h"
@@ -19,7 +20,13 @@ struct CalibrationOptions {
     bool quick = false;   // copy sizes every 4x instead of 2x, 3 samples instead of 5
     std::size_t memcpy_bytes = 0;  // host memcpy buffers; 0: memcpy_buffer_bytes() (far beyond the LLC)
     std::optional<std::chrono::system_clock::time_point> when;  // the date recorded; unset: now
+    // How many background threads the under-load rates are measured with; empty: load_thread_counts(cores).
+    std::vector<int> load_threads;
 };
+
+// 0, then powers of two below cores - 1, then cores - 2: up to every core but the measuring
+// thread's and one for the rest of the system. {0} on two cores.
+std::vector<int> load_thread_counts(int cores);
 
 // What is being measured ("copy bandwidth, h2d pinned", "cudaHostAlloc"; called again as each
 // step advances) and how far along the calibration is (0 to 1).

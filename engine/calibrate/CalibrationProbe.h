@@ -24,7 +24,9 @@ public:
     virtual double free_host_us(std::size_t bytes) = 0;               // cudaFreeHost
     virtual double host_register_us(std::size_t bytes) = 0;           // cudaHostRegister (of fresh malloc'd memory)
     virtual double host_unregister_us(std::size_t bytes) = 0;         // cudaHostUnregister
+    // Both from a batch just collated into a fresh buffer (collated_batch), as the pipeline's are:
     virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes) = 0;  // one thread, memcpy into cudaHostAlloc'd memory
+    virtual double pageable_h2d_gb_per_s(std::size_t bytes) = 0;       // a pageable H2D copy, timed on the host to its end
 };
 
 // "cuda[:N]" only (resolved; "auto" is resolved here). Throws DeviceError saying that calibration

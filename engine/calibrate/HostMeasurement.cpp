@@ -3,6 +3,7 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "clock/SteadyClock.h"
+#include "host/HostWork.h"
 #include "memory/PageLockedMemory.h"
 #include "metrics/Median.h"
 
@@ -92,30 +94,61 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples) {
     return median(std::move(rates));
 }
 
-double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_touch, int samples) {
-    threads = std::max(1, threads);
+double measure_fill_gb_per_s(std::size_t bytes, int samples) {
     bytes = std::max<std::size_t>(bytes, 1);
-    std::vector<PageableBuffer> sources, targets;
-    for (int t = 0; t < threads; ++t) {
-        sources.push_back(allocate_pageable(bytes));
-        std::memset(sources.back().get(), 1, bytes);
-        targets.push_back(allocate_pageable(bytes));
-        std::memset(targets.back().get(), 0, bytes);
-    }
+    const PageableBuffer buffer = allocate_pageable(bytes);
+    fill_sample(buffer.get(), bytes, 0);  // untimed: pages faulted in, as a worker's reused sample buffer
     std::vector<double> rates;
-    for (int round = 0; round <= std::max(1, samples); ++round) {
-        if (first_touch)
-            for (PageableBuffer& target : targets) target = allocate_pageable(bytes);
-        std::vector<std::thread> copiers;
+    for (int i = 1; i <= std::max(1, samples); ++i) {
         const TimeNs start = now_ns();
-        for (int t = 0; t < threads; ++t)
-            copiers.emplace_back([&, t] { std::memcpy(targets[t].get(), sources[t].get(), bytes); });
-        for (std::thread& copier : copiers) copier.join();
+        fill_sample(buffer.get(), bytes, static_cast<std::uint64_t>(i));
         const TimeNs end = now_ns();
-        if (round > 0)  // the first round is warm-up
-            rates.push_back(static_cast<double>(bytes) * threads / static_cast<double>(std::max<TimeNs>(1, end - start)));
+        asm volatile("" : : "r"(buffer.get()) : "memory");
+        rates.push_back(static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start)));
     }
     return median(std::move(rates));
+}
+
+double measure_free_pageable_us(std::size_t bytes, int samples) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    const PageableBuffer source = allocate_pageable(bytes);
+    std::memset(source.get(), 1, bytes);
+    std::vector<double> costs;
+    for (int i = 0; i < std::max(1, samples); ++i) {
+        PageableBuffer batch = collated_batch(source.get(), bytes);
+        const TimeNs start = now_ns();
+        batch.reset();
+        costs.push_back(static_cast<double>(now_ns() - start) / 1e3);
+    }
+    return median(std::move(costs));
+}
+
+PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes) {
+    PageableBuffer batch = allocate_pageable(bytes);
+    std::memcpy(batch.get(), samples, bytes);
+    asm volatile("" : : "r"(batch.get()) : "memory");
+    return batch;
+}
+
+BackgroundLoad::BackgroundLoad(int threads, std::size_t bytes) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    for (int t = 0; t < threads; ++t) {
+        threads_.emplace_back([this, bytes, t, threads_count = threads] {
+            const PageableBuffer samples = allocate_pageable(bytes);
+            std::uint64_t round = 0;
+            while (!stop_.load(std::memory_order_relaxed)) {
+                fill_sample(samples.get(), bytes, round++ * static_cast<std::uint64_t>(threads_count) + static_cast<std::uint64_t>(t));
+                const PageableBuffer batch = collated_batch(samples.get(), bytes);
+            }
+        });
+    }
+    // Every thread is past its first allocation and streaming before anything is measured.
+    std::this_thread::sleep_for(std::chrono::milliseconds(threads > 0 ? 50 : 0));
+}
+
+BackgroundLoad::~BackgroundLoad() {
+    stop_ = true;
+    for (std::thread& thread : threads_) thread.join();
 }
 
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {

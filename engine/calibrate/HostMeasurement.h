@@ -2,7 +2,12 @@
 // The host's side of a hardware profile, measured on this machine without the GPU: its cores and
 // how fast one thread copies memory.
 #include <cstddef>
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
+
+#include "memory/PageLockedMemory.h"
 
 namespace pinscope {
 
@@ -30,8 +35,31 @@ double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 // as it is written, as a batch's new buffer does): the median of `samples`, in GB/s.
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 
-// `threads` threads at once, each copying `bytes` per copy (into fresh buffers when `first_touch`):
-// their total GB/s, the median of `samples` rounds.
-double measure_all_cores_gb_per_s(int threads, std::size_t bytes, bool first_touch, int samples);
+// One thread filling a reused buffer of `bytes` with samples (fill_sample, what a load with no CPU
+// work costs): the median of `samples`, in GB/s.
+double measure_fill_gb_per_s(std::size_t bytes, int samples);
+
+// Freeing a pageable buffer of `bytes` that was just written (glibc gives large buffers back to the
+// OS: munmap, and a TLB shootdown on every CPU the process runs on): the median of `samples`, in us.
+double measure_free_pageable_us(std::size_t bytes, int samples);
+
+// A batch as the pipeline hands it on: `bytes` freshly allocated and written by memcpy from `samples`
+// (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).
+PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes);
+
+// `threads` threads streaming through memory as loader workers do, for as long as it lives: each
+// fills a buffer of `bytes`, copies it into a freshly allocated one and frees that, over and over.
+// What one thread's copies are measured against to see how they slow on a busy host.
+class BackgroundLoad {
+public:
+    BackgroundLoad(int threads, std::size_t bytes);
+    ~BackgroundLoad();  // stops and joins the threads
+    BackgroundLoad(const BackgroundLoad&) = delete;
+    BackgroundLoad& operator=(const BackgroundLoad&) = delete;
+
+private:
+    std::atomic<bool> stop_{false};
+    std::vector<std::thread> threads_;
+};
 
 }  // namespace pinscope

@@ -17,7 +17,7 @@ struct DeviceInfo {
     std::string name;     // "NVIDIA H200", or the profile's description for the emulated device
     std::string profile;  // the emulated device's profile name; empty for CUDA
     std::string detail;   // PCI bus id, link, driver: one line for banners and summaries
-    std::string pci_bus_id;  // normalised ("0000:c1:00.0"); for the emulated device, the GPU it stands for, or ""
+    std::string pci_bus_id = {};  // normalised ("0000:c1:00.0"); for the emulated device, the GPU it stands for, or ""
 };
 
 // A CUDA call (or its emulated counterpart) failed: names the call, the device and the error.

@@ -20,14 +20,17 @@ OpenedDevice open_device(const LoaderConfig& config) {
     }
     if (config.is_cuda()) {
 #if PINSCOPE_HAVE_CUDA
-        return OpenedDevice{open_cuda_device(cuda_ordinal(config.device)), load_profile(kDefaultProfile)};
+        HardwareProfile profile = load_profile(kDefaultProfile);
+        auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+        return OpenedDevice{open_cuda_device(cuda_ordinal(config.device)), std::move(profile), std::move(bus)};
 #else
         throw DeviceError("device " + config.device + ": " + kNoCudaSupport + "; use --device emulated");
 #endif
     }
     HardwareProfile profile = load_profile(emulated_profile(config.device));
-    auto device = std::make_unique<EmulatedDevice>(profile, config.effective_host());
-    return OpenedDevice{std::move(device), std::move(profile)};
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    auto device = std::make_unique<EmulatedDevice>(profile, config.effective_host(), bus);
+    return OpenedDevice{std::move(device), std::move(profile), std::move(bus)};
 }
 
 ResolvedDevice resolve_device(const std::string& device) {

@@ -7,12 +7,16 @@
 #include "config/LoaderConfig.h"
 #include "device/Device.h"
 #include "device/HardwareProfile.h"
+#include "host/ModeledMemoryBus.h"
 
 namespace pinscope {
 
 struct OpenedDevice {
     std::unique_ptr<Device> device;
     HardwareProfile profile;  // what modelled host work follows (the emulated device's own profile)
+    // The modelled host's memory, shared by modelled host work and the emulated device's pageable
+    // staging.
+    std::shared_ptr<ModeledMemoryBus> memory_bus;
 };
 
 // "auto" becomes "cuda:0" when a CUDA GPU is present and "emulated" otherwise; `note` says why

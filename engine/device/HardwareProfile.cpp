@@ -41,6 +41,10 @@ constexpr Rule kBandwidth{0.01, false, 1e6, false, "a rate from 0.01 to 1000000 
 constexpr Rule kCost{0, false, kInf, false, "a number of at least 0"};
 constexpr Rule kFraction{0, false, 1, false, "a number from 0 to 1"};
 constexpr Rule kCores{1, false, 4096, true, "an integer from 1 to 4096"};
+constexpr Rule kThreadCount{0, false, 4096, true, "an integer from 0 to 4096"};
+// A rate under load against the idle rate: noise may put it a little above 1.
+constexpr Rule kFactor{0, true, 2, false, "a factor above 0 and at most 2"};
+constexpr Rule kCostFactor{0, true, 1000, false, "a factor above 0 and at most 1000"};
 
 [[noreturn]] void reject(const std::string& field, const std::string& value, const std::string& allowed) {
     throw ConfigError(ConfigIssue{field, value, allowed});
@@ -80,17 +84,23 @@ public:
 
     // Sizes in bytes: at least one, each above 0 and above the one before.
     std::vector<double> sizes(const char* key) const {
-        const json& array = array_child(key, "an array of sizes in bytes, increasing");
-        if (array.empty()) reject(path_of(key), "[]", "at least one size in bytes");
-        std::vector<double> sizes;
+        return increasing(key, kRate, "an array of sizes in bytes, increasing", "size");
+    }
+
+    // An axis: at least one value, each allowed by `rule` and above the one before.
+    std::vector<double> increasing(const char* key, const Rule& rule, const char* allowed, const char* what) const {
+        const json& array = array_child(key, allowed);
+        if (array.empty()) reject(path_of(key), "[]", std::string("at least one ") + what);
+        std::vector<double> values;
         for (std::size_t i = 0; i < array.size(); ++i) {
             const std::string field = element(key, i);
-            const double size = checked(array[i], field, kRate);
-            if (!sizes.empty() && size <= sizes.back())
-                reject(field, describe(array[i]), "a size above the previous one (" + describe(array[i - 1]) + ")");
-            sizes.push_back(size);
+            const double value = checked(array[i], field, rule);
+            if (!values.empty() && value <= values.back())
+                reject(field, describe(array[i]),
+                       std::string("a ") + what + " above the previous one (" + describe(array[i - 1]) + ")");
+            values.push_back(value);
         }
-        return sizes;
+        return values;
     }
 
     // One value per size of `sizes_field`.
@@ -189,6 +199,17 @@ double SizeCurve::scaled_at(double bytes) const {
     return at(bytes);
 }
 
+double HostLoadCurve::at(const std::vector<double>& axis, const std::vector<double>& factors, double others) {
+    const std::size_t count = std::min(axis.size(), factors.size());
+    if (count == 0) return 1.0;
+    if (!(others > axis.front())) return factors.front();
+    if (others >= axis[count - 1]) return factors[count - 1];
+    const auto upper = std::lower_bound(axis.begin(), axis.begin() + static_cast<std::ptrdiff_t>(count), others);
+    const auto i = static_cast<std::size_t>(upper - axis.begin());
+    const double t = (others - axis[i - 1]) / (axis[i] - axis[i - 1]);
+    return factors[i - 1] + t * (factors[i] - factors[i - 1]);
+}
+
 double HardwareProfile::h2d_bytes_per_s(double bytes, bool pinned) const {
     return (pinned ? h2d_pinned_gb_per_s : h2d_pageable_gb_per_s).at(bytes) * 1e9;
 }
@@ -229,8 +250,19 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.memcpy_to_pinned_gb_per_s = host.number("memcpy_to_pinned_gb_per_s", kBandwidth);
     const auto optional_rate = [&](const char* key) { return host.has(key) ? host.number(key, kBandwidth) : 0.0; };
     profile.first_touch_gb_per_s = optional_rate("first_touch_gb_per_s");
-    profile.all_cores_memcpy_gb_per_s = optional_rate("all_cores_memcpy_gb_per_s");
-    profile.all_cores_first_touch_gb_per_s = optional_rate("all_cores_first_touch_gb_per_s");
+    profile.fill_gb_per_s = optional_rate("fill_gb_per_s");
+    if (host.has("free_pageable_us")) profile.free_pageable_us = host.own_curve("free_pageable_us", kCost);
+    if (host.has("under_load")) {
+        const Reader load = host.object("under_load");
+        HostLoadCurve& curve = profile.under_load;
+        curve.others = load.increasing("others", kThreadCount, "an array of thread counts, increasing", "thread count");
+        const std::string axis = load.path_of("others");
+        curve.fill = load.curve("fill", kFactor, curve.others, axis).values;
+        curve.first_touch = load.curve("first_touch", kFactor, curve.others, axis).values;
+        curve.memcpy_to_pinned = load.curve("memcpy_to_pinned", kFactor, curve.others, axis).values;
+        curve.pageable_h2d = load.curve("pageable_h2d", kFactor, curve.others, axis).values;
+        curve.free_pageable = load.curve("free_pageable", kCostFactor, curve.others, axis).values;
+    }
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);
@@ -269,10 +301,17 @@ json to_json(const HardwareProfile& profile) {
          }},
     };
     if (profile.first_touch_gb_per_s > 0) written["host"]["first_touch_gb_per_s"] = profile.first_touch_gb_per_s;
-    if (profile.all_cores_memcpy_gb_per_s > 0)
-        written["host"]["all_cores_memcpy_gb_per_s"] = profile.all_cores_memcpy_gb_per_s;
-    if (profile.all_cores_first_touch_gb_per_s > 0)
-        written["host"]["all_cores_first_touch_gb_per_s"] = profile.all_cores_first_touch_gb_per_s;
+    if (profile.fill_gb_per_s > 0) written["host"]["fill_gb_per_s"] = profile.fill_gb_per_s;
+    if (!profile.free_pageable_us.empty()) written["host"]["free_pageable_us"] = own_curve_json(profile.free_pageable_us);
+    if (!profile.under_load.empty()) {
+        const HostLoadCurve& curve = profile.under_load;
+        written["host"]["under_load"] = json{{"others", curve.others},
+                                             {"fill", curve.fill},
+                                             {"first_touch", curve.first_touch},
+                                             {"memcpy_to_pinned", curve.memcpy_to_pinned},
+                                             {"pageable_h2d", curve.pageable_h2d},
+                                             {"free_pageable", curve.free_pageable}};
+    }
     // The optional curves, where they say something the pinned ones do not.
     const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {
         if (curve.empty()) return;

@@ -20,6 +20,23 @@ struct SizeCurve {
     bool empty() const { return sizes_bytes.empty(); }
 };
 
+// How one thread's host work slows while `others` other threads stream through memory as loader
+// workers do (fill their samples, collate into a fresh buffer, free it): factors of the idle
+// figures, measured by calibrate. Empty: no contention modelled.
+struct HostLoadCurve {
+    std::vector<double> others;            // ascending
+    std::vector<double> fill;              // rate factors: a load's writes (fill_gb_per_s)
+    std::vector<double> first_touch;       //   a collate into a fresh buffer (first_touch_gb_per_s)
+    std::vector<double> memcpy_to_pinned;  //   a pin copy of a just-collated batch (memcpy_to_pinned_gb_per_s)
+    // A pageable host-to-device copy of a just-collated batch against the bandwidth sweep's rate at
+    // its size: below 1 even with no others, as the sweep copies the same buffer, from the caches.
+    std::vector<double> pageable_h2d;
+    std::vector<double> free_pageable;     // cost factor: freeing a batch's buffer (free_pageable_us)
+    // The factor with `others` threads busy: interpolated linearly, held flat beyond the ends.
+    static double at(const std::vector<double>& axis, const std::vector<double>& factors, double others);
+    bool empty() const { return others.empty(); }
+};
+
 struct HardwareProfile {
     std::string name;         // "h200-pcie5"
     std::string description;  // "NVIDIA H200, PCIe Gen5 x16"
@@ -43,18 +60,17 @@ struct HardwareProfile {
 
     int host_cores = 16;
     double memcpy_gb_per_s = 16;            // one thread, pageable to pageable
-    double memcpy_to_pinned_gb_per_s = 15;  // one thread, into page-locked memory
+    double memcpy_to_pinned_gb_per_s = 15;  // one thread, a just-collated batch into page-locked memory
+    double fill_gb_per_s = 0;               // one thread producing samples (fill_sample); 0: as memcpy_gb_per_s
     // One thread, into freshly allocated pageable memory, its page faults included: what collating
     // into a new batch costs (a fresh 38.5 MB buffer faults in every page). 0: as memcpy_gb_per_s.
     double first_touch_gb_per_s = 0;
-    // Every core copying at once, in total: what host threads share. A copy among k running at
-    // once gets at most a k-th of it. 0: not measured, no sharing modelled.
-    double all_cores_memcpy_gb_per_s = 0;
-    double all_cores_first_touch_gb_per_s = 0;
+    HostLoadCurve under_load;
     SizeCurve host_alloc_us;                // cudaHostAlloc
     SizeCurve free_host_us;                 // cudaFreeHost
     SizeCurve host_register_us;             // cudaHostRegister
     SizeCurve host_unregister_us;           // cudaHostUnregister
+    SizeCurve free_pageable_us;             // freeing a batch's pageable buffer (munmap); empty: free
 
     // Bytes per second for a host-to-device copy of `bytes`.
     double h2d_bytes_per_s(double bytes, bool pinned) const;

@@ -7,11 +7,13 @@
 #include <memory>
 
 #include "config/LoaderConfig.h"
+#include "memory/PageLockedMemory.h"
 #include "trace/Span.h"
 
 namespace pinscope {
 
 struct HardwareProfile;
+class ModeledMemoryBus;
 
 // When a piece of host work ran, on the steady clock.
 struct WorkTimes {
@@ -31,12 +33,17 @@ public:
                                    std::uint64_t first_sample, TimeNs ready) = 0;
     // Copies `bytes` from `src` to `dst` (collate into a batch, or pin into page-locked memory).
     virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, bool into_pinned, TimeNs ready) = 0;
+    // Frees a batch's pageable buffer once nothing reads it (after its pin copy, or its pageable
+    // copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch.
+    virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, TimeNs ready) = 0;
     // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).
     virtual bool touches_memory() const = 0;
 };
 
-// Modeled needs a profile; Real ignores it.
-std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile);
+// Modeled needs a profile, and shares `bus` with the emulated device's pageable staging (a bus of
+// its own when null); Real ignores both.
+std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
+                                         std::shared_ptr<ModeledMemoryBus> bus = nullptr);
 
 // The byte pattern of a sample, before its CPU work: what a GPU-side checksum can check against.
 void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index);

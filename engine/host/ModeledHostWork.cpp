@@ -1,13 +1,13 @@
 // Host work modelled from a hardware profile: each piece of work takes one of the profile's cores
 // for the time the profile says, and the thread waits it out. Buffers are never touched.
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
 #include "clock/SteadyClock.h"
 #include "device/HardwareProfile.h"
 #include "host/HostWork.h"
+#include "host/ModeledMemoryBus.h"
 
 namespace pinscope {
 
@@ -48,76 +48,59 @@ private:
 
 TimeNs seconds_to_ns(double s) { return static_cast<TimeNs>(s * 1e9); }
 
-// The host's memory bandwidth, shared: a copy that starts while k - 1 others run gets at most a
-// k-th of what every core copying at once achieves in total (when the profile measured that).
-class ModeledMemoryBus {
-public:
-    class Use {
-    public:
-        explicit Use(std::atomic<int>& active) : active_(active), sharers_(++active) {}
-        ~Use() { --active_; }
-        Use(const Use&) = delete;
-        Use& operator=(const Use&) = delete;
-        double rate(double one_thread, double all_cores) const {
-            return all_cores > 0 ? std::min(one_thread, all_cores / sharers_) : one_thread;
-        }
-
-    private:
-        std::atomic<int>& active_;
-        int sharers_;
-    };
-    Use use() { return Use(active_); }
-
-private:
-    std::atomic<int> active_{0};
-};
-
 class ModeledHostWork final : public HostWork {
 public:
-    explicit ModeledHostWork(const HardwareProfile& profile)
+    ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus)
         : cores_(profile.host_cores),
-          memcpy_bytes_per_s_(profile.memcpy_gb_per_s * 1e9),
+          fill_bytes_per_s_((profile.fill_gb_per_s > 0 ? profile.fill_gb_per_s : profile.memcpy_gb_per_s) * 1e9),
           pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9),
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
                              1e9),
-          all_memcpy_bytes_per_s_(profile.all_cores_memcpy_gb_per_s * 1e9),
-          all_fresh_bytes_per_s_(profile.all_cores_first_touch_gb_per_s * 1e9) {}
+          free_pageable_us_(profile.free_pageable_us),
+          bus_(std::move(bus)) {}
 
     // A sample is written once (at memcpy speed) and then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
-        const double write_s = static_cast<double>(sample_bytes) / memcpy_bytes_per_s_;
+        const double write_s = static_cast<double>(sample_bytes) / fill_bytes_per_s_;
         const double cpu_s = cpu_us * 1e-6;
-        // Loads that mostly write memory share the bus; those that mostly compute do not.
+        // Loads that mostly write memory contend for it; those that mostly compute do not.
         if (write_s < cpu_s) return cores_.run_for(seconds_to_ns((write_s + cpu_s) * count), ready);
-        const ModeledMemoryBus::Use bus = bus_.use();
-        const double rate = bus.rate(memcpy_bytes_per_s_, all_memcpy_bytes_per_s_);
-        return cores_.run_for(seconds_to_ns((static_cast<double>(sample_bytes) / rate + cpu_s) * count), ready);
+        const auto use = bus_->use(ModeledMemoryBus::Traffic::Fill);
+        return cores_.run_for(seconds_to_ns((write_s / use.factor() + cpu_s) * count), ready);
     }
     WorkTimes copy(void*, const void*, std::size_t bytes, bool into_pinned, TimeNs ready) override {
         // A pageable destination is a batch's new buffer: its pages are faulted in as it is written.
-        const ModeledMemoryBus::Use bus = bus_.use();
-        const double rate = into_pinned ? bus.rate(pinned_bytes_per_s_, all_memcpy_bytes_per_s_)
-                                        : bus.rate(fresh_bytes_per_s_, all_fresh_bytes_per_s_);
+        const auto use = bus_->use(into_pinned ? ModeledMemoryBus::Traffic::MemcpyToPinned
+                                               : ModeledMemoryBus::Traffic::FirstTouch);
+        const double rate = (into_pinned ? pinned_bytes_per_s_ : fresh_bytes_per_s_) * use.factor();
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate), ready);
+    }
+    // The buffer was never allocated; what freeing it would cost is charged.
+    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, TimeNs ready) override {
+        if (free_pageable_us_.empty()) return {ready, ready};
+        const auto use = bus_->use(ModeledMemoryBus::Traffic::FreePageable);
+        const double cost_us = free_pageable_us_.scaled_at(static_cast<double>(bytes)) * use.factor();
+        return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready);
     }
     bool touches_memory() const override { return false; }
 
 private:
     ModeledCores cores_;
-    double memcpy_bytes_per_s_;
+    double fill_bytes_per_s_;
     double pinned_bytes_per_s_;
     double fresh_bytes_per_s_;
-    double all_memcpy_bytes_per_s_;
-    double all_fresh_bytes_per_s_;
-    ModeledMemoryBus bus_;
+    SizeCurve free_pageable_us_;
+    std::shared_ptr<ModeledMemoryBus> bus_;
 };
 
 }  // namespace
 
-std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile) {
+std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
+                                         std::shared_ptr<ModeledMemoryBus> bus) {
     if (mode == HostMode::Real) return make_real_host_work();
-    return std::make_unique<ModeledHostWork>(profile);
+    if (!bus) bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    return std::make_unique<ModeledHostWork>(profile, std::move(bus));
 }
 
 }  // namespace pinscope

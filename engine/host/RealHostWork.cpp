@@ -41,6 +41,11 @@ public:
         std::memcpy(dst, src, bytes);
         return {start, now_ns()};
     }
+    WorkTimes free_batch(PageableBuffer& buffer, std::size_t, TimeNs) override {
+        const TimeNs start = now_ns();
+        buffer.reset();
+        return {start, now_ns()};
+    }
     bool touches_memory() const override { return true; }
 };
 

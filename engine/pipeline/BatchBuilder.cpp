@@ -71,8 +71,9 @@ bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
     const WorkTimes pin = host_.copy(batch.pinned->ptr, batch.pageable.get(), batch.bytes, true,
                                      ready_after(std::max(batch.ready_at, last_end_), before));
     recorder.record(Stage::Pin, batch.index, batch.bytes, pin.start, pin.end);
-    batch.ready_at = last_end_ = pin.end;
-    batch.pageable.reset();
+    const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, pin.end);
+    if (freed.end > freed.start) recorder.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);
+    batch.ready_at = last_end_ = freed.end;  // handed on after the free, as PyTorch's pin thread does
     return true;
 }
 

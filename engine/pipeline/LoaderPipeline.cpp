@@ -185,8 +185,12 @@ void LoaderPipeline::consume(Batch batch) {
     const OpId compute = device_.launch_compute(copy, batch.index, config_.gpu_us_per_batch);
     on_device_.push_back({batch.index, compute});
     // Pinned memory goes back once the copy has read it; a pageable source was staged already.
-    if (batch.pinned) pool_.release(*batch.pinned, copy);
-    batch.pageable.reset();
+    if (batch.pinned) {
+        pool_.release(*batch.pinned, copy);
+    } else {
+        const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, now_ns());
+        if (freed.end > freed.start) consumer_.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);
+    }
     pool_.process_events(&consumer_);
     collect_device_spans();
 }

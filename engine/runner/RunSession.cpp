@@ -136,7 +136,7 @@ void RunSession::run_segments() {
     LoaderConfig config = this->config();
     while (true) {
         device_.device->prepare(config.batch_bytes());
-        auto host = make_host_work(config.effective_host(), device_.profile);
+        auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus);
         {
             LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_);
             next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_);

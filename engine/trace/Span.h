@@ -19,7 +19,7 @@ enum class Stage : std::uint8_t {
     Sync,      // host waiting on the device (blocking copy, device queue full)
     H2D,       // host-to-device copy on the copy stream
     Compute,   // the kernel on the compute stream
-    Free,      // page-locked free or unregistration
+    Free,      // memory given back: a page-locked free or unregistration, or a batch's pageable buffer
 };
 inline constexpr int kStageCount = 10;
 

@@ -61,10 +61,16 @@ public:
     double host_register_us(std::size_t bytes) override { return 15 + static_cast<double>(bytes) / kMiB * 115; }
     double host_unregister_us(std::size_t bytes) override { return 8 + static_cast<double>(bytes) / kMiB * 60; }
     double memcpy_to_pinned_gb_per_s(std::size_t) override { return 14.2; }
+    double pageable_h2d_gb_per_s(std::size_t) override {
+        ++pageable_calls;
+        return pageable_rates.empty() ? 18.0 : pageable_rates[std::min(pageable_calls - 1, pageable_rates.size() - 1)];
+    }
 
     FakeCopyTimer timer;
     double hold = 0.97;
     std::size_t hold_bytes = 0;
+    std::vector<double> pageable_rates;  // one per call, the last repeated; empty: 18 GB/s
+    std::size_t pageable_calls = 0;
 };
 
 CalibrationOptions test_options() {
@@ -119,6 +125,36 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
     EXPECT_EQ(probe.timer.calls, 2 * 3 * 8 * (3 + 1) + 8 * (3 + 1));  // + the plain loop of H2D pinned
+}
+
+TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
+    FakeProbe probe;
+    // A fresh batch copies at 9 GB/s with nothing else running, 4.5 with one other thread streaming.
+    probe.pageable_rates = {9.0, 4.5};
+    CalibrationOptions options = test_options();
+    options.load_threads = {0, 1};
+    const HardwareProfile profile = calibrate_profile(probe, options, nullptr);
+    const HostLoadCurve& curve = profile.under_load;
+    EXPECT_EQ(curve.others, (std::vector<double>{0, 1}));
+    const double sweep = profile.h2d_pageable_gb_per_s.at(kCalibrationBatchBytes);
+    EXPECT_EQ(probe.pageable_calls, 2u);
+    EXPECT_EQ(curve.pageable_h2d, (std::vector<double>{9.0 / sweep, 4.5 / sweep}));
+    EXPECT_EQ(curve.memcpy_to_pinned, (std::vector<double>{1.0, 1.0}));  // the fake pins at 14.2 GB/s regardless
+    for (const auto* factors : {&curve.fill, &curve.first_touch, &curve.free_pageable}) {
+        ASSERT_EQ(factors->size(), 2u);
+        EXPECT_DOUBLE_EQ((*factors)[0], 1.0);
+        EXPECT_GT((*factors)[1], 0.0);  // measured on this machine: how much it slows is its own
+    }
+    EXPECT_GT(profile.fill_gb_per_s, 0.0);
+    EXPECT_EQ(profile.free_pageable_us.sizes_bytes.size(), 4u);
+    EXPECT_NE(profile.source.find("while 0 and 1 other threads"), std::string::npos) << profile.source;
+}
+
+TEST(Calibration, LoadsUpToEveryCoreButTwo) {
+    EXPECT_EQ(load_thread_counts(2), (std::vector<int>{0}));
+    EXPECT_EQ(load_thread_counts(4), (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(load_thread_counts(16), (std::vector<int>{0, 1, 2, 4, 8, 14}));
+    EXPECT_EQ(load_thread_counts(10), (std::vector<int>{0, 1, 2, 4, 8}));
 }
 
 TEST(Calibration, FullRunMeasuresEveryDoubling) {

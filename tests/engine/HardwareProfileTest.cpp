@@ -182,6 +182,65 @@ TEST(HardwareProfile, InvalidProfilesNameTheField) {
     EXPECT_THROW(profile_from_json(json::array()), ConfigError);
 }
 
+json with_under_load(json profile) {
+    profile["host"]["under_load"] = json{{"others", {0, 1, 4}},
+                                         {"fill", {1.0, 0.95, 0.7}},
+                                         {"first_touch", {1.0, 0.9, 0.6}},
+                                         {"memcpy_to_pinned", {1.0, 0.8, 0.5}},
+                                         {"pageable_h2d", {0.6, 0.5, 0.4}},
+                                         {"free_pageable", {1.0, 1.5, 4.0}}};
+    return profile;
+}
+
+TEST(HostLoadCurve, InterpolatesBetweenThreadCountsAndHoldsFlatBeyond) {
+    const HardwareProfile profile = profile_from_json(with_under_load(builtin_json(kDefaultProfile)));
+    const HostLoadCurve& curve = profile.under_load;
+    EXPECT_DOUBLE_EQ(HostLoadCurve::at(curve.others, curve.memcpy_to_pinned, 0), 1.0);
+    EXPECT_DOUBLE_EQ(HostLoadCurve::at(curve.others, curve.memcpy_to_pinned, 1), 0.8);
+    EXPECT_DOUBLE_EQ(HostLoadCurve::at(curve.others, curve.memcpy_to_pinned, 2), 0.7);  // a third of the way from 1 to 4
+    EXPECT_DOUBLE_EQ(HostLoadCurve::at(curve.others, curve.free_pageable, 4), 4.0);
+    EXPECT_DOUBLE_EQ(HostLoadCurve::at(curve.others, curve.pageable_h2d, 4), 0.4);
+    EXPECT_DOUBLE_EQ(HostLoadCurve::at(curve.others, curve.first_touch, 15), 0.6);
+    EXPECT_DOUBLE_EQ(HostLoadCurve::at({}, {}, 8), 1.0);  // not measured: no contention
+}
+
+TEST(HardwareProfile, FillRateAndFreeCostRoundTripAndAreOptional) {
+    json original = builtin_json(kDefaultProfile);
+    EXPECT_DOUBLE_EQ(profile_from_json(original).fill_gb_per_s, 0.0);
+    EXPECT_TRUE(profile_from_json(original).free_pageable_us.empty());
+    original["host"]["fill_gb_per_s"] = 9.5;
+    original["host"]["free_pageable_us"] = json{{"sizes_bytes", {1048576, 38535168}}, {"values", {30.0, 1100.0}}};
+    const HardwareProfile profile = profile_from_json(original);
+    EXPECT_DOUBLE_EQ(profile.fill_gb_per_s, 9.5);
+    EXPECT_DOUBLE_EQ(profile.free_pageable_us.at(38535168), 1100.0);
+    EXPECT_EQ(to_json(profile), original);
+}
+
+TEST(HostLoadCurve, RoundTripsAndIsLeftOutWhenNotMeasured) {
+    const json original = with_under_load(builtin_json(kDefaultProfile));
+    EXPECT_EQ(to_json(profile_from_json(original)).at("host").at("under_load"), original.at("host").at("under_load"));
+    EXPECT_FALSE(to_json(profile_from_json(builtin_json(kDefaultProfile))).at("host").contains("under_load"));
+}
+
+TEST(HostLoadCurve, InvalidCurvesNameTheField) {
+    const auto field_of_error = [](const char* pointer, const json& value) {
+        const json profile = with_under_load(builtin_json(kDefaultProfile))
+                                 .patch(json::array({{{"op", "replace"}, {"path", pointer}, {"value", value}}}));
+        try {
+            profile_from_json(profile);
+        } catch (const ConfigError& error) {
+            return error.issue().field;
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(field_of_error("/host/under_load/memcpy_to_pinned/1", json(0)), "profile.host.under_load.memcpy_to_pinned[1]");
+    EXPECT_EQ(field_of_error("/host/under_load/free_pageable/0", json(-1)), "profile.host.under_load.free_pageable[0]");
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d/2", json(3)), "profile.host.under_load.pageable_h2d[2]");
+    EXPECT_EQ(field_of_error("/host/under_load/others/2", json(1)), "profile.host.under_load.others[2]");
+    EXPECT_EQ(field_of_error("/host/under_load/others/1", json(0.5)), "profile.host.under_load.others[1]");
+    EXPECT_EQ(field_of_error("/host/under_load/first_touch", json{1.0, 0.9}), "profile.host.under_load.first_touch");
+}
+
 class ProfileFileTest : public ::testing::Test {
 protected:
     void SetUp() override {

@@ -8,6 +8,7 @@
 #include <new>
 #include <vector>
 
+#include "calibrate/HostMeasurement.h"
 #include "clock/SteadyClock.h"
 #include "device/cuda/ConsumeKernel.h"
 #include "device/cuda/CudaCheck.h"
@@ -134,17 +135,18 @@ public:
     double host_register_us(std::size_t bytes) override { return register_and_unregister(bytes).first; }
     double host_unregister_us(std::size_t bytes) override { return register_and_unregister(bytes).second; }
 
+    // Both read a batch as the pipeline hands it on: just collated into a fresh buffer.
     double memcpy_to_pinned_gb_per_s(std::size_t bytes) override {
         void* pinned = host_.get(HostMemoryKind::Pinned, bytes);
-        void* source = host_.get(HostMemoryKind::Pageable, bytes);
-        std::vector<double> rates;
-        for (int i = 0; i <= kSamples; ++i) {
-            const TimeNs start = now_ns();
-            std::memcpy(pinned, source, bytes);
-            const double ns = static_cast<double>(now_ns() - start);
-            if (i > 0) rates.push_back(static_cast<double>(bytes) / ns);
-        }
-        return median(rates);
+        return from_collated_batches(bytes, [&](const std::byte* batch) { std::memcpy(pinned, batch, bytes); });
+    }
+
+    double pageable_h2d_gb_per_s(std::size_t bytes) override {
+        void* device = device_buffer(bytes);
+        return from_collated_batches(bytes, [&](const std::byte* batch) {
+            check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, batch, bytes, cudaMemcpyHostToDevice, copy_); });
+            check("cudaStreamSynchronize", [&] { return cudaStreamSynchronize(copy_); });
+        });
     }
 
 private:
@@ -160,6 +162,23 @@ private:
     }
 
     void* device_buffer(std::size_t bytes) { return device_.get(bytes); }
+
+    // GB/s of `read` over a freshly collated batch, timed on the host, the median of kSamples
+    // after one untimed.
+    template <class Read>
+    double from_collated_batches(std::size_t bytes, Read&& read) {
+        auto* samples = static_cast<std::byte*>(host_.get(HostMemoryKind::Pageable, bytes));
+        std::memset(samples, 0x5A, bytes);
+        std::vector<double> rates;
+        for (int i = 0; i <= kSamples; ++i) {
+            const PageableBuffer batch = collated_batch(samples, bytes);
+            const TimeNs start = now_ns();
+            read(batch.get());
+            const double ns = static_cast<double>(now_ns() - start);
+            if (i > 0) rates.push_back(static_cast<double>(bytes) / ns);
+        }
+        return median(rates);
+    }
 
     // Medians of cudaHostAlloc and of cudaFreeHost of `bytes`, the pages touched in between as a
     // batch would touch them.

@@ -12,7 +12,10 @@ TimeNs us_to_ns(double us) { return static_cast<TimeNs>(us * 1e3); }
 
 }  // namespace
 
-EmulatedDevice::EmulatedDevice(HardwareProfile profile, HostMode host) : profile_(std::move(profile)), host_(host) {}
+EmulatedDevice::EmulatedDevice(HardwareProfile profile, HostMode host, std::shared_ptr<ModeledMemoryBus> bus)
+    : profile_(std::move(profile)),
+      host_(host),
+      bus_(bus ? std::move(bus) : std::make_shared<ModeledMemoryBus>(profile_.under_load)) {}
 
 DeviceInfo emulated_device_info(const HardwareProfile& profile) {
     // The host mode and profile are said by whoever prints this; the detail says what it models.
@@ -63,8 +66,17 @@ void EmulatedDevice::unregister_host(void* ptr, std::size_t bytes) {
 
 OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
     const TimeNs issued = now_ns();
+    if (source.pinned) return issue_copy(source, batch, issued, 1.0);
+    // The calling thread stages a pageable copy through host memory: it slows while other modelled
+    // threads stream through it. A pinned copy is the copy engine's alone.
+    const auto staging = bus_->use(ModeledMemoryBus::Traffic::PageableH2D);
+    return issue_copy(source, batch, issued, staging.factor());
+}
+
+OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor) {
     const double bytes = static_cast<double>(source.bytes);
-    const auto duration = static_cast<TimeNs>(bytes / profile_.h2d_bytes_per_s(bytes, source.pinned) * 1e9);
+    const auto duration =
+        static_cast<TimeNs>(bytes / (profile_.h2d_bytes_per_s(bytes, source.pinned) * rate_factor) * 1e9);
     TimeNs hold_until = issued + us_to_ns(profile_.copy_call_us);
     OpId id = 0;
     {

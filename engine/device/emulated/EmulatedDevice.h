@@ -10,12 +10,14 @@
 // Page-locked memory is real (mmap + mlock); with the host modelled its cost is the profile's and
 // the pages are faulted in behind the caller's back.
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 
 #include "config/LoaderConfig.h"
 #include "device/Device.h"
 #include "device/HardwareProfile.h"
+#include "host/ModeledMemoryBus.h"
 #include "memory/PageLockedMemory.h"
 #include "memory/PagePopulator.h"
 
@@ -26,7 +28,9 @@ DeviceInfo emulated_device_info(const HardwareProfile& profile);
 
 class EmulatedDevice final : public Device {
 public:
-    EmulatedDevice(HardwareProfile profile, HostMode host);
+    // `bus`: the modelled host's memory, which slows a pageable copy's staging while modelled host
+    // work streams through it (a bus of its own when null).
+    EmulatedDevice(HardwareProfile profile, HostMode host, std::shared_ptr<ModeledMemoryBus> bus = nullptr);
 
     DeviceInfo info() const override;
     void prepare(std::size_t max_batch_bytes) override;
@@ -47,11 +51,14 @@ private:
     // With the host modelled, a host call lasts at least the profile's cost for it.
     void hold_for_modeled_cost(TimeNs start, double cost_us) const;
     TimeNs end_of(OpId op) const;  // caller holds mutex_
+    // Schedules a copy at the profile's bandwidth times `rate_factor` and holds a pageable caller.
+    OpId issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor);
 
     LockTiming lock_timing() const;
 
     HardwareProfile profile_;
     HostMode host_;
+    std::shared_ptr<ModeledMemoryBus> bus_;
     PagePopulator populator_;
     mutable std::mutex mutex_;
     OpId next_op_ = 1;

@@ -1,0 +1,24 @@
+#include "host/ModeledMemoryBus.h"
+
+namespace pinscope {
+namespace {
+
+const std::vector<double>& factors_of(const HostLoadCurve& curve, ModeledMemoryBus::Traffic traffic) {
+    switch (traffic) {
+        case ModeledMemoryBus::Traffic::Fill: return curve.fill;
+        case ModeledMemoryBus::Traffic::FirstTouch: return curve.first_touch;
+        case ModeledMemoryBus::Traffic::MemcpyToPinned: return curve.memcpy_to_pinned;
+        case ModeledMemoryBus::Traffic::PageableH2D: return curve.pageable_h2d;
+        case ModeledMemoryBus::Traffic::FreePageable: return curve.free_pageable;
+    }
+    return curve.fill;
+}
+
+}  // namespace
+
+ModeledMemoryBus::Use::Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic)
+    : active_(active), others_(active.fetch_add(1)) {
+    factor_ = HostLoadCurve::at(curve.others, factors_of(curve, traffic), others_);
+}
+
+}  // namespace pinscope

@@ -1,0 +1,107 @@
+// The modelled host's shared memory: copies slow by the profile's under-load factors while other
+// modelled threads stream through memory, in host work and in the emulated device's pageable staging.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "device/HardwareProfile.h"
+#include "device/emulated/EmulatedDevice.h"
+#include "host/HostWork.h"
+#include "host/ModeledMemoryBus.h"
+
+namespace pinscope {
+namespace {
+
+HostLoadCurve halving_curve() {
+    HostLoadCurve curve;
+    curve.others = {0, 1};
+    curve.fill = {1.0, 0.5};
+    curve.first_touch = {1.0, 0.25};
+    curve.memcpy_to_pinned = {1.0, 0.5};
+    curve.pageable_h2d = {1.0, 0.5};
+    curve.free_pageable = {1.0, 3.0};
+    return curve;
+}
+
+HardwareProfile contended_profile() {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.under_load = halving_curve();
+    profile.free_pageable_us = SizeCurve{{1 << 20}, {40.0}};
+    return profile;
+}
+
+TEST(ModeledMemoryBus, CountsTheOthersAtTheStartOfEachUse) {
+    ModeledMemoryBus bus(halving_curve());
+    {
+        const auto first = bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned);
+        EXPECT_EQ(first.others(), 0);
+        EXPECT_DOUBLE_EQ(first.factor(), 1.0);
+        const auto second = bus.use(ModeledMemoryBus::Traffic::FirstTouch);
+        EXPECT_EQ(second.others(), 1);
+        EXPECT_DOUBLE_EQ(second.factor(), 0.25);
+        EXPECT_EQ(bus.active(), 2);
+    }
+    EXPECT_EQ(bus.active(), 0);
+    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::PageableH2D).factor(), 1.0);
+}
+
+TEST(ModeledMemoryBus, WithoutACurveNothingSlows) {
+    ModeledMemoryBus bus(HostLoadCurve{});
+    const auto first = bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned);
+    EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::MemcpyToPinned).factor(), 1.0);
+}
+
+TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
+    const HardwareProfile profile = contended_profile();
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    const auto host = make_host_work(HostMode::Modeled, profile, bus);
+    constexpr std::size_t kBytes = 4 << 20;
+    const auto duration = [&](bool into_pinned) {
+        const WorkTimes times = host->copy(nullptr, nullptr, kBytes, into_pinned, 0);
+        return static_cast<double>(times.end - times.start);
+    };
+    const double pin_alone = duration(true);
+    const double collate_alone = duration(false);
+    EXPECT_NEAR(pin_alone, kBytes / profile.memcpy_to_pinned_gb_per_s, 2);  // ns: bytes / (GB/s)
+    const auto other = bus->use(ModeledMemoryBus::Traffic::MemcpyToPinned);
+    EXPECT_NEAR(duration(true), 2 * pin_alone, 2);
+    EXPECT_NEAR(duration(false), 4 * collate_alone, 4);
+}
+
+TEST(ModeledMemoryBus, FreeingABatchCostsTheProfilesFigureAndMoreUnderLoad) {
+    const HardwareProfile profile = contended_profile();
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    const auto host = make_host_work(HostMode::Modeled, profile, bus);
+    PageableBuffer none;
+    const auto cost_ns = [&] {
+        const WorkTimes times = host->free_batch(none, 2 << 20, 0);
+        return static_cast<double>(times.end - times.start);
+    };
+    EXPECT_NEAR(cost_ns(), 80'000, 1);  // 40 us per MiB, beyond the curve's one point
+    const auto other = bus->use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_NEAR(cost_ns(), 240'000, 1);
+}
+
+TEST(ModeledMemoryBus, PageableStagingSlowsButPinnedCopiesDoNot) {
+    const HardwareProfile profile = contended_profile();
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    EmulatedDevice device(profile, HostMode::Modeled, bus);
+    constexpr std::size_t kBytes = 8 << 20;
+    std::vector<std::byte> pageable(kBytes);
+    const auto copy_ns = [&](bool pinned) {
+        device.copy_to_device(HostSource{pageable.data(), kBytes, pinned}, 0);
+        device.synchronize();
+        std::vector<CompletedOp> done;
+        device.collect_completed(done);
+        return done.empty() ? 0.0 : static_cast<double>(done.back().end - done.back().start);
+    };
+    const double pageable_alone = copy_ns(false);
+    const double pinned_alone = copy_ns(true);
+    ASSERT_GT(pageable_alone, 0);
+    const auto worker = bus->use(ModeledMemoryBus::Traffic::FirstTouch);
+    EXPECT_NEAR(copy_ns(false), 2 * pageable_alone, 2);
+    EXPECT_NEAR(copy_ns(true), pinned_alone, 1);
+}
+
+}  // namespace
+}  // namespace pinscope
