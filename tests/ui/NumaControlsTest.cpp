@@ -76,6 +76,13 @@ private slots:
         QVERIFY(item_enabled(controls.membind(), kRemote));
         controls.set_run_topology(test::two_socket_topology());
         QCOMPARE(controls.node_count(), 2);
+        MachineTopology shipped = *test::two_socket_topology();  // as the engine names a shipped one
+        shipped.source = "2-socket-2-gpu (shipped sample)";
+        controls.set_run_topology(std::make_shared<const MachineTopology>(shipped));
+        QCOMPARE(controls.node_count(), 2);
+        shipped.source = "/elsewhere/4-gpu-server.xml";
+        controls.set_run_topology(std::make_shared<const MachineTopology>(shipped));
+        QCOMPARE(controls.node_count(), -1);
     }
 
     void aLoadedTopologyOffersItsGpus() {

@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "config/ConfigValidation.h"
@@ -358,9 +359,15 @@ void ControlPanel::update_derived() {
     length_value_->setDecimals(length_kind_->currentIndex() == 2 ? 0 : 1);
 
     const auto issues = find_config_issues(c);
+    // The NUMA controls explain their fields with what was typed; the engine's word on the same field goes.
+    const QStringList numa_issues = numa_->issues();
     QStringList messages;
-    for (const auto& issue : issues) messages << QString::fromStdString(issue.message());
-    messages << numa_->issues();
+    for (const auto& issue : issues) {
+        const QString field = QString::fromStdString(issue.field) + QLatin1Char(':');
+        if (std::none_of(numa_issues.begin(), numa_issues.end(), [&](const QString& m) { return m.startsWith(field); }))
+            messages << QString::fromStdString(issue.message());
+    }
+    messages << numa_issues;
     issue_->setText(messages.join(QStringLiteral("\n\n")));
     issue_->setVisible(!messages.empty());
 

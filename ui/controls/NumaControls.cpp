@@ -13,7 +13,6 @@
 #include <algorithm>
 
 #include "controls/DeviceChoices.h"
-#include "topology/CpuNodeMap.h"
 
 namespace pinscope::ui {
 
@@ -62,13 +61,19 @@ void set_item_enabled(QComboBox* combo, int index, bool enabled, const QString& 
     model->item(index)->setToolTip(tip);
 }
 
+// "2-socket-2-gpu" for "/x/2-socket-2-gpu.xml", "2-socket-2-gpu" and "2-socket-2-gpu (shipped sample)".
+QString topology_stem(const std::string& source) {
+    QString text = QString::fromStdString(source);
+    if (text.endsWith(QLatin1Char(')')) && text.contains(QStringLiteral(" ("))) text.truncate(text.lastIndexOf(QStringLiteral(" (")));
+    return QFileInfo(text).completeBaseName();
+}
+
 // Whether `topology` is what the selection `xml` loads: this machine for "", else the same file
-// or shipped name (the engine resolves a name such as "2-socket-2-gpu" to its file).
+// or shipped name (a shipped topology's source is its name with a note).
 bool describes(const MachineTopology& topology, const std::string& xml) {
     if (xml.empty()) return !topology.from_file;
     if (!topology.from_file) return false;
-    return topology.source == xml || QFileInfo(QString::fromStdString(topology.source)).completeBaseName() ==
-                                         QFileInfo(QString::fromStdString(xml)).completeBaseName();
+    return topology.source == xml || topology_stem(topology.source) == topology_stem(xml);
 }
 
 QString topology_label(const std::string& xml) {
@@ -163,9 +168,8 @@ const MachineTopology* NumaControls::selected_topology() const {
 }
 
 int NumaControls::node_count() const {
-    if (const MachineTopology* t = selected_topology()) return static_cast<int>(t->nodes.size());
-    if (selected_xml().empty()) return CpuNodeMap::host().numa_nodes();
-    return -1;
+    const MachineTopology* t = selected_topology();
+    return t != nullptr ? static_cast<int>(t->nodes.size()) : -1;
 }
 
 void NumaControls::select_topology(const std::string& xml) {

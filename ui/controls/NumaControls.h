@@ -39,7 +39,7 @@ public:
     // What the engine cannot take: CPU lists that do not parse or name CPUs the topology lacks,
     // remote placements on one node. Empty when all is well.
     QStringList issues() const;
-    // NUMA nodes of the selected topology, -1 while unknown (a file not loaded by a run yet).
+    // NUMA nodes of the selected topology, -1 while unknown (no run has loaded it yet).
     int node_count() const;
 
     QComboBox* topology() const { return topology_; }
