@@ -26,7 +26,8 @@ ParseResult parse_command_line(const QStringList& arguments) {
     const QCommandLineOption trace({QStringLiteral("trace")}, QStringLiteral("With --screenshot: write the Chrome trace JSON to FILE."), QStringLiteral("FILE"));
     const QCommandLineOption scale({QStringLiteral("scale")}, QStringLiteral("Device pixel ratio of a PNG screenshot, e.g. 2 for high-DPI (default 1)."), QStringLiteral("FACTOR"), QStringLiteral("1"));
     const QCommandLineOption size({QStringLiteral("size")}, QStringLiteral("Window size for the screenshot (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOptions({screenshot, after, config, csv, trace, scale, size});
+    const QCommandLineOption view({QStringLiteral("view")}, QStringLiteral("The tab to show: live (timeline and plots) or numa (the NUMA view). Default live."), QStringLiteral("TAB"), QStringLiteral("live"));
+    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view});
 
     ParseResult result;
     if (!parser.parse(arguments)) return {std::nullopt, kUsageError, parser.errorText() + QStringLiteral("\n\n") + parser.helpText()};
@@ -51,6 +52,9 @@ ParseResult parse_command_line(const QStringList& arguments) {
     if (!match.hasMatch())
         return {std::nullopt, kUsageError, QStringLiteral("--size: %1 is not allowed; expected WxH, e.g. 1920x1080").arg(parser.value(size))};
     line.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    line.view = parser.value(view);
+    if (line.view != QStringLiteral("live") && line.view != QStringLiteral("numa"))
+        return {std::nullopt, kUsageError, QStringLiteral("--view: %1 is not a tab; expected live or numa").arg(line.view)};
     if (!line.headless() && (parser.isSet(csv) || parser.isSet(trace) || parser.isSet(after)))
         return {std::nullopt, kUsageError, QStringLiteral("--after, --csv and --trace go with --screenshot")};
     result.line = line;

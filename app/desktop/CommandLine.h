@@ -17,6 +17,7 @@ struct CommandLine {
     QString trace;           // Chrome trace JSON
     double scale = 1;        // device pixel ratio of the PNG
     QSize size{1600, 1000};  // window size for the screenshot
+    QString view = QStringLiteral("live");  // the tab shown: "live" or "numa"
     bool headless() const { return !screenshot.isEmpty(); }
 };
 

@@ -42,6 +42,7 @@ int run_headless(const CommandLine& line) {
         }
     }
     window.resize(line.size);
+    window.show_tab(line.view);
     window.show();
     if (!window.start()) return 1;
 

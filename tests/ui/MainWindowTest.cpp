@@ -9,6 +9,7 @@
 
 #include "UiTestSupport.h"
 #include "controls/ControlPanel.h"
+#include "numa/NumaView.h"
 #include "plots/TimeSeriesPlot.h"
 #include "timeline/SpanPlottable.h"
 #include "timeline/TimelinePlot.h"
@@ -161,6 +162,29 @@ private slots:
         QVERIFY(!timeline.span_at(between));
         QTest::mouseClick(&timeline, Qt::LeftButton, Qt::NoModifier, between);
         QVERIFY(!timeline.selected_batch());
+    }
+
+    // Before the engine reports a topology the tab says so; once it does (issue 5's engine), a run on
+    // this machine shows it as this machine.
+    void theNumaTabFollowsTheRun() {
+        QCOMPARE(window_->tabs().tabText(1), QStringLiteral("NUMA"));
+        window_->show_tab(QStringLiteral("numa"));
+        QCOMPARE(window_->tabs().currentWidget(), &window_->numa_view());
+        QVERIFY(window_->numa_view().banner_text().startsWith(QStringLiteral("Topology not available yet")));
+        QVERIFY(window_->plots().back().first == QStringLiteral("numa"));
+        start_and_wait_for_spans();
+        QTest::qWait(300);
+        window_->feed().poll();
+        const ui::NumaSnapshot& numa = window_->numa_view().snapshot();
+        const QString banner = window_->numa_view().banner_text();
+        if (numa.available()) {
+            QVERIFY2(banner.startsWith(QStringLiteral("This machine: ")), qPrintable(banner));
+            QVERIFY(!numa.nodes.empty());
+        } else {
+            QVERIFY2(banner.startsWith(QStringLiteral("Topology not available yet")), qPrintable(banner));
+        }
+        window_->show_tab(QStringLiteral("live"));
+        QCOMPARE(window_->tabs().currentIndex(), 0);
     }
 
     void stopDrainsAndFreesThePinnedMemory() {

@@ -50,6 +50,9 @@ public:
     const Metrics& window_metrics() const { return window_; }
     const RunSummary& summary() const { return summary_; }
     DeviceInfo device_info() const { return runner_.device_info(); }
+    // The run's topology (null before a run) and its NUMA usage so far, for the NUMA view.
+    std::shared_ptr<const MachineTopology> topology() const { return runner_.topology(); }
+    NumaUsage numa_usage() const { return runner_.numa_usage(); }
     LoaderConfig engine_config() const { return runner_.config(); }
     // The run as the exporters take it: the summary so far and what the stores hold.
     RunRecord record() const;

@@ -14,10 +14,12 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "config/ConfigValidation.h"
 #include "controls/DeviceChoices.h"
+#include "controls/NumaControls.h"
 #include "memory/PinnedPool.h"
 #include "plots/ByteFormat.h"
 #include "style/AppStyle.h"
@@ -92,6 +94,9 @@ void ControlPanel::build() {
     layout->setSpacing(10);
     layout->addWidget(build_primary());
     layout->addWidget(build_details());
+    numa_ = new NumaControls;
+    connect(numa_, &NumaControls::edited, this, &ControlPanel::edited);
+    layout->addWidget(numa_);
     batch_info_ = new QLabel;
     batch_info_->setWordWrap(true);
     batch_info_->setStyleSheet(QStringLiteral("color: #4A525C;"));
@@ -291,6 +296,7 @@ void ControlPanel::set_config(const LoaderConfig& config) {
         length_kind_->setCurrentIndex(0);
         length_value_->setValue(10);
     }
+    numa_->show_config(config);
     loading_ = false;
     debounce_->stop();
     update_derived();
@@ -330,14 +336,20 @@ LoaderConfig ControlPanel::config() const {
         case 2: c.batches = static_cast<std::uint64_t>(std::llround(length_value_->value())); break;
         default: c.seconds = kUntilStoppedSeconds; break;
     }
+    numa_->write_to(c);
     return c;
 }
 
-bool ControlPanel::valid() const { return find_config_issues(config()).empty(); }
+bool ControlPanel::valid() const { return find_config_issues(config()).empty() && numa_->issues().empty(); }
+
+void ControlPanel::set_run_topology(std::shared_ptr<const MachineTopology> topology) {
+    if (numa_->set_run_topology(std::move(topology))) update_derived();
+}
 
 QString ControlPanel::issue_text() const { return issue_->isHidden() ? QString() : issue_->text(); }
 
 void ControlPanel::update_derived() {
+    numa_->update_applicability(config());  // first: on a real GPU it puts the topology back to this machine
     const LoaderConfig c = config();
     const bool workers = c.num_workers > 0;
     prefetch_->setEnabled(workers);
@@ -347,10 +359,17 @@ void ControlPanel::update_derived() {
     length_value_->setDecimals(length_kind_->currentIndex() == 2 ? 0 : 1);
 
     const auto issues = find_config_issues(c);
+    // The NUMA controls explain their fields with what was typed; the engine's word on the same field goes.
+    const QStringList numa_issues = numa_->issues();
     QStringList messages;
-    for (const auto& issue : issues) messages << QString::fromStdString(issue.message());
+    for (const auto& issue : issues) {
+        const QString field = QString::fromStdString(issue.field) + QLatin1Char(':');
+        if (std::none_of(numa_issues.begin(), numa_issues.end(), [&](const QString& m) { return m.startsWith(field); }))
+            messages << QString::fromStdString(issue.message());
+    }
+    messages << numa_issues;
     issue_->setText(messages.join(QStringLiteral("\n\n")));
-    issue_->setVisible(!issues.empty());
+    issue_->setVisible(!messages.empty());
 
     if (c.sample_shape.empty()) {
         batch_info_->clear();
@@ -380,8 +399,8 @@ void ControlPanel::flush() {
 }
 
 void ControlPanel::announce() {
+    if (!valid()) return;
     const LoaderConfig c = config();
-    if (!find_config_issues(c).empty()) return;
     shown_ = c;
     emit configEdited(c);
 }

@@ -7,6 +7,8 @@
 
 #include "config/LoaderConfig.h"
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -17,7 +19,13 @@ class QSlider;
 class QSpinBox;
 class QTimer;
 
+namespace pinscope {
+struct MachineTopology;
+}
+
 namespace pinscope::ui {
+
+class NumaControls;
 
 class ControlPanel : public QWidget {
     Q_OBJECT
@@ -41,6 +49,9 @@ public:
     QSpinBox* num_workers() const { return workers_; }
     QSpinBox* prefetch_factor() const { return prefetch_; }
     QComboBox* device() const { return device_; }
+    NumaControls& numa() const { return *numa_; }
+    // The run's topology (null before a run): the NUMA controls offer what it allows.
+    void set_run_topology(std::shared_ptr<const MachineTopology> topology);
 
 signals:
     // A valid configuration the user made.
@@ -77,6 +88,7 @@ private:
     QSpinBox* budget_mib_;
     QComboBox* length_kind_;
     QDoubleSpinBox* length_value_;
+    NumaControls* numa_;
     QLabel* batch_info_;
     QLabel* issue_;
     QPushButton* reset_;

@@ -60,6 +60,10 @@ std::string default_device() {
     return cuda_devices().devices.empty() ? std::string("emulated") : std::string("cuda:0");
 }
 
+bool runs_on_cuda(const LoaderConfig& config) {
+    return config.is_cuda() || (config.device == "auto" && !cuda_devices().devices.empty());
+}
+
 QString why_no_gpu() {
     const auto& cuda = cuda_devices();
     return cuda.devices.empty() ? QString::fromStdString(cuda.why_none) : QString();

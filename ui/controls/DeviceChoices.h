@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "config/LoaderConfig.h"
+
 namespace pinscope::ui {
 
 struct DeviceChoice {
@@ -20,6 +22,9 @@ std::vector<DeviceChoice> device_choices();
 // The device a new user gets: LoaderConfig's default where the engine resolves it itself ("auto");
 // otherwise the first CUDA GPU if there is one, else the emulated device.
 std::string default_device();
+
+// Whether a run of `config` uses a real GPU: a CUDA device, or "auto" where this machine has one.
+bool runs_on_cuda(const LoaderConfig& config);
 
 // Why there is no real GPU here ("no CUDA in this build", "no NVIDIA driver"...); empty if there is.
 QString why_no_gpu();

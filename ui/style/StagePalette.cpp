@@ -61,4 +61,15 @@ QString lane_label(Lane lane) {
     return QStringLiteral("?");
 }
 
+QColor lane_color(LaneKind kind) {
+    switch (kind) {
+        case LaneKind::Worker: return stage_color(Stage::Load);
+        case LaneKind::PinThread: return stage_color(Stage::Pin);
+        case LaneKind::Consumer:
+        case LaneKind::CopyStream: return stage_color(Stage::H2D);
+        case LaneKind::ComputeStream: return stage_color(Stage::Compute);
+    }
+    return Qt::black;
+}
+
 }  // namespace pinscope::ui

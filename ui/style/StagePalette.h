@@ -15,5 +15,8 @@ QString stage_description(Stage stage);  // one line for the legend's tooltip
 
 // "worker 0", "pin thread", "consumer", "H2D stream", "compute stream"
 QString lane_label(Lane lane);
+// A lane kind's colour where lanes, not stages, are marked (the NUMA view): the colour of its main
+// stage (workers load, the pin thread pins, the consumer and the copy stream copy to the device).
+QColor lane_color(LaneKind kind);
 
 }  // namespace pinscope::ui

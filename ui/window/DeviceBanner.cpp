@@ -1,5 +1,7 @@
 #include "window/DeviceBanner.h"
 
+#include <QFileInfo>
+
 #include "controls/DeviceChoices.h"
 #include "device/HardwareProfile.h"
 #include "style/AppStyle.h"
@@ -11,6 +13,12 @@ namespace {
 QString host_text(HostMode host) {
     return host == HostMode::Modeled ? QStringLiteral("host work modelled from the profile")
                                      : QStringLiteral("host work real (this machine)");
+}
+
+QString topology_note(const std::string& xml) {
+    if (xml.empty()) return {};
+    return QStringLiteral(" · NUMA: loaded topology <b>%1</b>, not this machine")
+        .arg(QFileInfo(QString::fromStdString(xml)).fileName().toHtmlEscaped());
 }
 
 QString no_gpu_reason() {
@@ -36,19 +44,22 @@ void DeviceBanner::show_text(bool emulated, const QString& text) {
     setText(text);
 }
 
-void DeviceBanner::show_running(const DeviceInfo& info, HostMode host) {
+void DeviceBanner::show_running(const DeviceInfo& info, HostMode host, const std::string& topology_xml) {
+    topology_xml_ = topology_xml;
     if (info.kind == "cuda") {
         show_text(false, QStringLiteral("<b>Real GPU:</b> %1 · %2 · %3")
                              .arg(QString::fromStdString(info.name).toHtmlEscaped(),
                                   QString::fromStdString(info.detail).toHtmlEscaped(), host_text(host)));
         return;
     }
-    show_text(true, QStringLiteral("<b>Emulated device</b> (no GPU is used): profile <b>%1</b>, %2 · %3%4")
+    show_text(true, QStringLiteral("<b>Emulated device</b> (no GPU is used): profile <b>%1</b>, %2 · %3%4%5")
                         .arg(QString::fromStdString(info.profile).toHtmlEscaped(),
-                             QString::fromStdString(info.name).toHtmlEscaped(), host_text(host), no_gpu_reason()));
+                             QString::fromStdString(info.name).toHtmlEscaped(), host_text(host), topology_note(topology_xml),
+                             no_gpu_reason()));
 }
 
 void DeviceBanner::show_selected(const LoaderConfig& config) {
+    topology_xml_ = config.topology_xml;
     const QString device = QString::fromStdString(config.device).toHtmlEscaped();
     if (config.is_cuda()) {
         show_text(false, QStringLiteral("<b>Real GPU</b> selected (%1) · press Start").arg(device));
@@ -67,9 +78,9 @@ void DeviceBanner::show_selected(const LoaderConfig& config) {
     } catch (const std::exception& e) {
         description = QString::fromStdString(e.what()).toHtmlEscaped();
     }
-    show_text(true, QStringLiteral("<b>Emulated device</b> (no GPU is used): profile <b>%1</b>, %2 · %3%4 · press Start")
+    show_text(true, QStringLiteral("<b>Emulated device</b> (no GPU is used): profile <b>%1</b>, %2 · %3%4%5 · press Start")
                         .arg(QString::fromStdString(name).toHtmlEscaped(), description,
-                             host_text(config.effective_host()), no_gpu_reason()));
+                             host_text(config.effective_host()), topology_note(config.topology_xml), no_gpu_reason()));
 }
 
 }  // namespace pinscope::ui

@@ -1,6 +1,7 @@
 #pragma once
 // A strip across the window that says plainly which device the numbers come from: a real GPU (its
-// name) or the emulated device (its profile, and why there is no real GPU).
+// name) or the emulated device (its profile, and why there is no real GPU), and whether the run is
+// placed on a loaded topology instead of this machine.
 #include <QLabel>
 
 #include "config/LoaderConfig.h"
@@ -14,14 +15,16 @@ class DeviceBanner : public QLabel {
 public:
     explicit DeviceBanner(QWidget* parent = nullptr);
     // The device a run uses (its info is known once it started).
-    void show_running(const DeviceInfo& info, HostMode host);
+    void show_running(const DeviceInfo& info, HostMode host, const std::string& topology_xml = {});
     // The device a configuration would use, before Start.
     void show_selected(const LoaderConfig& config);
     bool is_emulated() const { return emulated_; }
+    const std::string& topology_xml() const { return topology_xml_; }
 
 private:
     void show_text(bool emulated, const QString& text);
     bool emulated_ = true;
+    std::string topology_xml_;
 };
 
 }  // namespace pinscope::ui

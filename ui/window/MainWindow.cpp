@@ -24,6 +24,8 @@
 #include "config/ConfigValidation.h"
 #include "controls/ControlPanel.h"
 #include "export/ExportActions.h"
+#include "numa/NumaView.h"
+#include "numa/NumaViewModel.h"
 #include "plots/FootprintPlot.h"
 #include "plots/InFlightPlot.h"
 #include "plots/ThroughputPlot.h"
@@ -51,7 +53,8 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
       settings_(std::make_unique<AppSettings>(options.persistent_settings)),
-      feed_(options.feed) {
+      feed_(options.feed),
+      numa_model_(std::make_unique<NumaViewModel>()) {
     setWindowTitle(QStringLiteral("pinscope"));
     build_layout();
     exports_ = new ExportActions(*this, feed_, *settings_);
@@ -114,6 +117,10 @@ void MainWindow::build_layout() {
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(live, QStringLiteral("Live"));
+    numa_view_ = new NumaView;
+    tabs_->addTab(numa_view_, QStringLiteral("NUMA"));
+    tabs_->setTabToolTip(1, QStringLiteral("Packages, NUMA nodes and cores, the GPU at its node, where the loader's threads "
+                                           "ran and where the pinned pages are"));
 #if PINSCOPE_HAVE_BANDWIDTH_SWEEP
     bandwidth_ = new BandwidthView;
     tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
@@ -146,10 +153,16 @@ std::vector<std::pair<QString, QWidget*>> MainWindow::plots() const {
 #if PINSCOPE_HAVE_BANDWIDTH_SWEEP
             {QStringLiteral("bandwidth"), &bandwidth_->plot()},
 #endif
+            {QStringLiteral("numa"), numa_view_},
     };
 }
 
 TimeSeriesPlot& MainWindow::footprint_plot() const { return *footprint_; }
+
+void MainWindow::show_tab(const QString& name) {
+    if (name == QStringLiteral("live")) tabs_->setCurrentIndex(0);
+    else if (name == QStringLiteral("numa")) tabs_->setCurrentWidget(numa_view_);
+}
 
 std::array<TimeSeriesPlot*, 4> MainWindow::time_plots() const { return {footprint_, throughput_, utilisation_, in_flight_}; }
 
@@ -248,7 +261,10 @@ void MainWindow::wire_feed() {
         for (TimeSeriesPlot* plot : time_plots())
             plot->reset(feed_.origin());
         metrics_->clear();
-        banner_->show_running(feed_.device_info(), feed_.engine_config().effective_host());
+        numa_model_->reset();
+        const LoaderConfig config = feed_.engine_config();
+        banner_->show_running(feed_.device_info(), config.effective_host(), config.topology_xml);
+        refresh_numa();
         update_run_state();
     });
     connect(&feed_, &EngineFeed::polled, this, [this](const TraceDelta& delta) {
@@ -271,8 +287,9 @@ void MainWindow::wire_feed() {
         const double t = feed_.now_s();
         footprint_->add_summary(t, summary);
         in_flight_->add_limit(t, summary.config);
-        if (feed_.device_info().kind != summary.device.kind || feed_.device_info().name != summary.device.name)
-            banner_->show_running(summary.device, summary.host);
+        if (feed_.device_info().kind != summary.device.kind || feed_.device_info().name != summary.device.name ||
+            banner_->topology_xml() != summary.config.topology_xml)
+            banner_->show_running(summary.device, summary.host, summary.config.topology_xml);
     });
     connect(&feed_, &EngineFeed::ended, this, [this] {
         refresh_views();
@@ -296,6 +313,7 @@ void MainWindow::refresh_views(bool plots_too) {
     if (!plots_too) return;
     for (TimeSeriesPlot* plot : time_plots())
         plot->refresh(now);
+    refresh_numa();
     const SpanStore& spans = feed_.spans();
     status_->setText(QStringLiteral("%1 · %2 s · %3 spans held%4")
                          .arg(feed_.running() ? QStringLiteral("running") : QStringLiteral("stopped"))
@@ -303,6 +321,19 @@ void MainWindow::refresh_views(bool plots_too) {
                          .arg(QLocale().toString(static_cast<qulonglong>(spans.size())))
                          .arg(spans.dropped() ? QStringLiteral(" (%1 oldest let go)").arg(QLocale().toString(static_cast<qulonglong>(spans.dropped())))
                                               : QString()));
+}
+
+void MainWindow::refresh_numa() {
+    if (!feed_.has_run()) return;
+    NumaInputs inputs;
+    inputs.topology = feed_.topology();
+    inputs.usage = feed_.numa_usage();
+    const DeviceInfo device = feed_.device_info();
+    inputs.device_pci_bus_id = device.pci_bus_id;
+    inputs.device_name = device.kind == "cuda" ? device.name : "emulated " + device.profile;
+    inputs.now_s = feed_.now_s();
+    numa_view_->show_snapshot(numa_model_->update(inputs, feed_.spans()));
+    controls_->set_run_topology(inputs.topology);
 }
 
 void MainWindow::update_run_state() {

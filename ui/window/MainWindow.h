@@ -1,6 +1,7 @@
 #pragma once
 // The pinscope window: the configuration on the left, the device banner and the numbers on top,
-// the timeline and the plots in the middle, exports in the File menu. Start, Stop and Freeze view
+// the timeline and the plots in the middle (the Live tab), the NUMA view and the bandwidth sweep in
+// tabs beside it, exports in the File menu. Start, Stop and Freeze view
 // in the toolbar; every configuration change applies to the running engine at once.
 #include <QMainWindow>
 
@@ -25,6 +26,8 @@ class ExportActions;
 class FootprintPlot;
 class InFlightPlot;
 class MetricsPanel;
+class NumaView;
+class NumaViewModel;
 class ThroughputPlot;
 class TimelinePlot;
 class TimeSeriesPlot;
@@ -62,6 +65,9 @@ public:
     TimeSeriesPlot& footprint_plot() const;
     // The Bandwidth tab; null when this build has no bandwidth sweep.
     BandwidthView* bandwidth() const { return bandwidth_; }
+    NumaView& numa_view() const { return *numa_view_; }
+    // Brings a tab to the front: "live" or "numa"; anything else is left alone.
+    void show_tab(const QString& name);
     QTabWidget& tabs() const { return *tabs_; }
 
 signals:
@@ -77,6 +83,7 @@ private:
     void wire_feed();
     void config_edited(const LoaderConfig& config);
     void refresh_views(bool plots_too = true);
+    void refresh_numa();
     void update_run_state();
     void report_error(const QString& title, const QString& text);
     void load_config_file();
@@ -95,6 +102,8 @@ private:
     UtilisationPlot* utilisation_ = nullptr;
     InFlightPlot* in_flight_ = nullptr;
     BandwidthView* bandwidth_ = nullptr;
+    NumaView* numa_view_ = nullptr;
+    std::unique_ptr<NumaViewModel> numa_model_;
     QSplitter* splitter_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     ExportActions* exports_ = nullptr;

@@ -1,0 +1,78 @@
+#pragma once
+// The NUMA part of the configuration: where the workers, the pin thread and the consumer may run,
+// where pinned blocks are placed, and which topology the run uses (this machine, a shipped sample
+// or an hwloc XML file) with, on a loaded topology of several GPUs, the GPU the device stands for.
+// What cannot apply is greyed out and says why: remote and interleave on a one-node machine, a
+// loaded topology on a real GPU, the pin thread's binding when there is no pin thread.
+#include <QGroupBox>
+
+#include <array>
+#include <memory>
+
+#include "config/LoaderConfig.h"
+#include "numa/NumaViewModel.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace pinscope::ui {
+
+class NumaControls : public QGroupBox {
+    Q_OBJECT
+
+public:
+    // Topologies the engine ships (resources/topologies), offered by name.
+    static const std::array<const char*, 2> kShippedTopologies;
+
+    explicit NumaControls(QWidget* parent = nullptr);
+
+    // Shows the NUMA fields of `config` without announcing them.
+    void show_config(const LoaderConfig& config);
+    // Writes the NUMA fields the controls show into `config`.
+    void write_to(LoaderConfig& config) const;
+    // The run's topology (null before a run): its nodes and GPUs fill in what the selection allows
+    // when it is the topology the controls select. False when it is the one they had.
+    bool set_run_topology(std::shared_ptr<const MachineTopology> topology);
+    // Greys out what `config` makes moot; on a real GPU the topology goes back to this machine.
+    void update_applicability(const LoaderConfig& config);
+    // What the engine cannot take: CPU lists that do not parse or name CPUs the topology lacks,
+    // remote placements on one node. Empty when all is well.
+    QStringList issues() const;
+    // NUMA nodes of the selected topology, -1 while unknown (no run has loaded it yet).
+    int node_count() const;
+
+    QComboBox* topology() const { return topology_; }
+    QComboBox* gpu() const { return gpu_; }
+    QComboBox* membind() const { return membind_; }
+    QComboBox* bind_policy(HostLane lane) const { return binds_[static_cast<std::size_t>(lane)].policy; }
+    QLineEdit* bind_cpus(HostLane lane) const { return binds_[static_cast<std::size_t>(lane)].cpus; }
+
+signals:
+    void edited();
+
+private:
+    struct BindRow {
+        QComboBox* policy = nullptr;
+        QLineEdit* cpus = nullptr;
+    };
+    QWidget* build_bind_row(BindRow& row);
+    void topology_chosen(int index);
+    void select_topology(const std::string& xml);
+    void fill_gpus(const std::string& selected);
+    std::string selected_xml() const;
+    // The run's topology when it is the one selected, else null.
+    const MachineTopology* selected_topology() const;
+    void set_remote_allowed(bool allowed, const QString& why);
+
+    std::array<BindRow, kHostLaneCount> binds_;
+    QComboBox* membind_;
+    QComboBox* topology_;
+    QComboBox* gpu_;
+    QLabel* note_;
+    std::shared_ptr<const MachineTopology> run_topology_;
+    int topology_index_ = 0;  // the selection before "Load XML file…" was picked
+    bool loading_ = false;
+};
+
+}  // namespace pinscope::ui
