@@ -57,7 +57,7 @@ TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
     const auto host = make_host_work(HostMode::Modeled, profile, bus);
     constexpr std::size_t kBytes = 4 << 20;
     const auto duration = [&](HostCopy kind) {
-        const WorkTimes times = host->copy(nullptr, nullptr, kBytes, kind, 0);
+        const WorkTimes times = host->copy(nullptr, nullptr, kBytes, kind, 0, 0.0);
         return static_cast<double>(times.end - times.start);
     };
     const double pin_alone = duration(HostCopy::PinFromMemory);
