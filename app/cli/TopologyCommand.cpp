@@ -1,5 +1,6 @@
 #include "TopologyCommand.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -21,7 +22,7 @@ std::string gpu_list(const MachineTopology& topology) {
 
 // This machine's GPU for the locality line: the first CUDA device, found on the tree by its PCI
 // bus id (CUDA_VISIBLE_DEVICES renumbers devices; bus ids stay). Null with `why` when there is none.
-const TopologyGpu* cuda_gpu_on(const MachineTopology& topology, std::string& why) {
+TopologyGpu* cuda_gpu_on(MachineTopology& topology, std::string& why) {
     const CudaDeviceList cuda = list_cuda_devices();
     if (cuda.devices.empty()) {
         why = topology.gpus.empty() ? "no NVIDIA GPU on this machine: " + cuda.why_none
@@ -29,11 +30,16 @@ const TopologyGpu* cuda_gpu_on(const MachineTopology& topology, std::string& why
         return nullptr;
     }
     const DeviceInfo& first = cuda.devices.front();
-    const TopologyGpu* gpu = topology.find_gpu(first.pci_bus_id);
-    if (gpu == nullptr)
+    const std::string bus_id = normalize_pci_bus_id(first.pci_bus_id);
+    const auto gpu = std::find_if(topology.gpus.begin(), topology.gpus.end(),
+                                  [&](const TopologyGpu& g) { return g.pci_bus_id == bus_id; });
+    if (gpu == topology.gpus.end()) {
         why = "GPU cuda:0 (" + first.name + ", " + first.pci_bus_id +
               ") is not on hwloc's tree, so its NUMA node is unknown";
-    return gpu;
+        return nullptr;
+    }
+    if (gpu->name.empty()) gpu->name = first.name;  // hwloc reads PCI devices from sysfs, which has no names
+    return &*gpu;
 }
 
 }  // namespace

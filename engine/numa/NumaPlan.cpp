@@ -15,7 +15,6 @@ constexpr BindingField kBindingFields[] = {
     {"bind_consumer", &LoaderConfig::bind_consumer},
 };
 
-
 // "node 0, CPUs 0-1": the one node of a single-node topology, for refusals.
 std::string only_node_text(const MachineTopology& topology) {
     if (topology.nodes.empty()) return "no node";
@@ -75,9 +74,10 @@ ThreadCpus resolve(const CpuBinding& binding, const NumaPlan& plan, const Topolo
             break;
         case CpuBindPolicy::CpuList: out.cpus = binding.cpus; break;
     }
-    if (out.bound && out.cpus.empty()) {  // a memory-only node: the CPUs of every other node
+    if (out.bound && out.cpus.empty()) {  // a node without CPUs (memory only): local is anywhere, remote elsewhere
         for (const int cpu : topology.all_cpus())
-            if (topology.node_of_cpu(cpu) != plan.reference_node) out.cpus.push_back(cpu);
+            if (binding.policy != CpuBindPolicy::Remote || topology.node_of_cpu(cpu) != plan.reference_node)
+                out.cpus.push_back(cpu);
     }
     return out;
 }

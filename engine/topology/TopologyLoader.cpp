@@ -25,8 +25,9 @@ constexpr unsigned k3dClass = 0x0302;
 constexpr const char* kThisMachine = "this machine";
 
 // Discovery components that would initialise GPU runtimes (CUDA, NVML, OpenCL...) or a display:
-// slow, and not needed, as GPUs are found as PCI devices.
-constexpr const char* kSkippedComponents[] = {"cuda", "nvml", "opencl", "gl", "rsmi", "levelzero"};
+// slow, and not needed, as GPUs are found as PCI devices. Those come from Linux's sysfs; the
+// libpciaccess plugin ("pci") would add names from pci.ids, but it leaks on every load.
+constexpr const char* kSkippedComponents[] = {"pci", "cuda", "nvml", "opencl", "gl", "rsmi", "levelzero"};
 
 struct TopologyHandle {
     hwloc_topology_t topology = nullptr;
