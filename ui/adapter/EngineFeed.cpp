@@ -38,6 +38,7 @@ void EngineFeed::start(const LoaderConfig& config) {
     origin_ = runner_.origin();
     spans_.clear();
     counters_.clear();
+    numa_samples_.clear();
     markers_.clear();
     window_ = {};
     summary_ = {};
@@ -87,6 +88,10 @@ void EngineFeed::take_new() {
         counters_.erase(counters_.begin(),
                         counters_.begin() + static_cast<std::ptrdiff_t>(counters_.size() - options_.counter_capacity));
     markers_.insert(markers_.end(), delta_.markers.begin(), delta_.markers.end());
+    // Pinned bytes by node and cross-node traffic, one sample per poll, for the CSV export.
+    const NumaUsage usage = runner_.numa_usage();
+    numa_samples_.push_back({now_ns(), usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
+    if (numa_samples_.size() > options_.counter_capacity) numa_samples_.pop_front();
     emit polled(delta_);
 }
 
@@ -108,6 +113,7 @@ RunRecord EngineFeed::record() const {
     record.spans = spans_.all_spans();
     record.counters.assign(counters_.begin(), counters_.end());
     record.markers = markers_;
+    record.numa_samples.assign(numa_samples_.begin(), numa_samples_.end());
     return record;
 }
 

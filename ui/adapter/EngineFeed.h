@@ -82,6 +82,7 @@ private:
     TraceDelta delta_;
     SpanStore spans_;
     std::deque<CounterSample> counters_;
+    std::deque<NumaSample> numa_samples_;
     std::vector<Marker> markers_;
     TimeNs origin_ = 0;
     bool active_ = false;
