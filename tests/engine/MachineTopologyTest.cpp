@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "config/LoaderConfig.h"
+
 #include "engine/ExportTestData.h"
 #include "topology/MachineTopology.h"
 #include "topology/TopologyTree.h"
@@ -17,16 +19,8 @@ namespace {
 
 const std::string kTopologies = PINSCOPE_TOPOLOGIES_DIR;
 
-std::vector<int> range(int first, int last) {
-    std::vector<int> cpus;
-    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
-    return cpus;
-}
-
-std::vector<int> join(std::vector<int> a, const std::vector<int>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
+// "0-15,32-47" as the CPU list it names (the config's own parser).
+std::vector<int> cpus(const std::string& list) { return parse_cpu_list(list).value(); }
 
 // Writes `contents` to a new file in `dir`; returns its path.
 std::string scratch_file(const test::TempDir& dir, const std::string& contents) {
@@ -46,8 +40,8 @@ TEST(MachineTopology, TwoSocketFixtureHasAGpuOnEachSocket) {
     EXPECT_EQ(t.packages[0].cores.size(), 16u);
     EXPECT_EQ(t.packages[1].cores.size(), 16u);
     EXPECT_EQ(t.packages[1].nodes, std::vector<int>{1});
-    EXPECT_EQ(t.nodes[0].cpus, join(range(0, 15), range(32, 47)));
-    EXPECT_EQ(t.nodes[1].cpus, join(range(16, 31), range(48, 63)));
+    EXPECT_EQ(t.nodes[0].cpus, cpus("0-15,32-47"));
+    EXPECT_EQ(t.nodes[1].cpus, cpus("16-31,48-63"));
     EXPECT_EQ(t.nodes[1].memory_bytes, std::uint64_t{256} << 30);
     EXPECT_EQ(t.packages[1].cores[0].cpus, (std::vector<int>{16, 48}));  // SMT siblings
 
@@ -71,7 +65,7 @@ TEST(MachineTopology, FourGpuServerHasTwoGpusPerNode) {
     EXPECT_EQ(nodes, (std::vector<int>{0, 0, 1, 1}));
     EXPECT_EQ(t.gpus[2].pci_bus_id, "0000:98:00.0");
     EXPECT_EQ(t.gpus[2].name, "NVIDIA H100 PCIe");
-    EXPECT_EQ(t.gpus[3].local_cpus, join(range(16, 31), range(48, 63)));
+    EXPECT_EQ(t.gpus[3].local_cpus, cpus("16-31,48-63"));
 }
 
 TEST(MachineTopology, ShippedNamesLoadWithoutTheSourceTree) {
@@ -104,7 +98,7 @@ TEST(MachineTopology, FindsGpusAndCpusInAnySpelling) {
     EXPECT_EQ(t.node_of_cpu(-1), -1);
     ASSERT_NE(t.find_node(1), nullptr);
     EXPECT_EQ(t.find_node(2), nullptr);
-    EXPECT_EQ(t.all_cpus(), range(0, 63));
+    EXPECT_EQ(t.all_cpus(), cpus("0-63"));
 }
 
 TEST(MachineTopology, NormalisesPciBusIds) {

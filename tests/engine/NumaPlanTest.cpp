@@ -2,25 +2,19 @@
 // CPU lists checked against the machine, remote policies refused on a single node.
 #include <gtest/gtest.h>
 
+
 #include "config/ConfigError.h"
+#include "config/LoaderConfig.h"
 #include "numa/NumaPlan.h"
 
 namespace pinscope {
 namespace {
 
-std::vector<int> range(int first, int last) {
-    std::vector<int> cpus;
-    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
-    return cpus;
-}
+// "0-15,32-47" as the CPU list it names (the config's own parser).
+std::vector<int> cpus(const std::string& list) { return parse_cpu_list(list).value(); }
 
-std::vector<int> join(std::vector<int> a, const std::vector<int>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
-
-const std::vector<int> kNode0 = join(range(0, 15), range(32, 47));
-const std::vector<int> kNode1 = join(range(16, 31), range(48, 63));
+const std::vector<int> kNode0 = cpus("0-15,32-47");
+const std::vector<int> kNode1 = cpus("16-31,48-63");
 
 DeviceInfo emulated() { return DeviceInfo{"emulated", "NVIDIA H200", "h200-pcie5", "", ""}; }
 
@@ -55,7 +49,7 @@ TEST(NumaPlan, LocalAndRemoteFollowTheGpuOnTheSecondSocket) {
     EXPECT_TRUE(plan.workers.bound);
     EXPECT_EQ(plan.pin_thread.cpus, kNode0);
     EXPECT_FALSE(plan.consumer.bound);
-    EXPECT_EQ(plan.consumer.cpus, range(0, 63));
+    EXPECT_EQ(plan.consumer.cpus, cpus("0-63"));
     EXPECT_EQ(plan.membind_nodes, std::vector<int>{0});
     // Nothing is placed on this machine for a loaded topology: the pages are placed in the model.
     EXPECT_EQ(plan.device_placement(), PinnedPlacement{});
