@@ -2,7 +2,6 @@
 // CPU lists checked against the machine, remote policies refused on a single node.
 #include <gtest/gtest.h>
 
-
 #include "config/ConfigError.h"
 #include "config/LoaderConfig.h"
 #include "numa/NumaPlan.h"
