@@ -64,24 +64,28 @@ NumaSnapshot laptop_running() {
     return model.update(in, spans);
 }
 
-NumaSnapshot four_gpu_local() {
+// The 4-GPU server running on its first GPU (socket 0) with pinned pages interleaved over both
+// nodes: half the copies cross. Workers on CPUs 0-7, the pin thread on 8, the consumer on 9.
+NumaSnapshot four_gpu_interleaved() {
     ui::SpanStore spans;
     std::vector<Span> list;
     for (int w = 0; w < 8; ++w)
-        list.push_back(test::host_span(LaneKind::Worker, 24 + w, 0, 500 + 50 * w, Stage::Load, static_cast<std::uint16_t>(w)));
-    list.push_back(test::host_span(LaneKind::PinThread, 32, 0, 900, Stage::Pin));
-    list.push_back(test::host_span(LaneKind::Consumer, 33, 0, 1000, Stage::Sync));
+        list.push_back(test::host_span(LaneKind::Worker, w, 0, 500 + 50 * w, Stage::Load, static_cast<std::uint16_t>(w)));
+    list.push_back(test::host_span(LaneKind::PinThread, 8, 0, 900, Stage::Pin));
+    list.push_back(test::host_span(LaneKind::Consumer, 9, 0, 1000, Stage::Sync));
     spans.add(list);
     ui::NumaViewModel model;
     ui::NumaInputs in;
     in.topology = test::four_gpu_topology();
-    in.usage.gpu_pci_bus_id = "0000:86:00.0";
-    in.usage.gpu_node = 1;
-    in.usage.nodes = {{0, 0}, {1, 2 * kGiB}};
+    in.usage.gpu_pci_bus_id = "0000:18:00.0";
+    in.usage.gpu_node = 0;
+    in.usage.nodes = {{0, kGiB}, {1, kGiB}};
     in.usage.h2d_bytes = 5'000'000'000;
+    in.usage.cross_node_h2d_bytes = 2'500'000'000;
     in.now_s = 0;
     model.update(in, spans);
     in.usage.h2d_bytes = 30'000'000'000;
+    in.usage.cross_node_h2d_bytes = 15'000'000'000;
     in.now_s = 1;
     return model.update(in, spans);
 }
@@ -204,7 +208,7 @@ private slots:
         QFETCH(QSize, size);
         const NumaSnapshot snapshot = machine == 0   ? laptop_running()
                                       : machine == 1 ? two_socket_remote()
-                                      : machine == 2 ? four_gpu_local()
+                                      : machine == 2 ? four_gpu_interleaved()
                                                      : snc_idle();
         ui::NumaView view;
         view.resize(size);

@@ -270,19 +270,6 @@ void draw_pill(QPainter& p, QPointF centre, const QString& text, const QColor& c
     draw_text(p, rect, Qt::AlignCenter, text, app_font(8, true), color);
 }
 
-// Beside the local arrow, on the side where no other GPU's link runs.
-QPointF local_label_centre(const NumaLayout& layout, const GpuBox& gpu, const QString& label) {
-    const double w = pill_size(label).width();
-    const double x = gpu.rect.center().x(), y = gpu.rect.top() - 22;
-    const auto clear = [&](double left, double right) {
-        for (const GpuBox& other : layout.gpus)
-            if (&other != &gpu && other.rect.center().x() > left - 4 && other.rect.center().x() < right + 4) return false;
-        return left >= layout.machine.left() && right <= layout.machine.right();
-    };
-    if (clear(x + 10, x + 10 + w) || !clear(x - 10 - w, x - 10)) return {x + 10 + w / 2, y};
-    return {x - 10 - w / 2, y};
-}
-
 // H2D from the GPU's own node along its link, and from the nodes holding the pages when it crosses.
 void draw_traffic(QPainter& p, const NumaLayout& layout, const NumaSnapshot& s, const GpuBox& gpu) {
     if (s.h2d.bytes == 0 || !s.gpu_node_known()) return;
@@ -292,11 +279,13 @@ void draw_traffic(QPainter& p, const NumaLayout& layout, const NumaSnapshot& s, 
     const double local = 1 - cross;
     const QPointF end(gpu.rect.center().x(), gpu.rect.top());
     if (local > 0.005) {
-        QPainterPath path(link_start(*home, gpu));
+        const QPointF start = link_start(*home, gpu);
+        QPainterPath path(start);
         path.lineTo(end);
         draw_arrow(p, path, kLocalTraffic, 1.5 + 4.5 * local);
+        // On the arrow, nearer the node: a cross-node arrow reaches the GPU's side of the gap only at its end.
         const QString label = traffic_label(QStringLiteral("local"), local, s.h2d, s.h2d.bytes_per_s - s.h2d.cross_bytes_per_s);
-        draw_pill(p, local_label_centre(layout, gpu, label), label, kLocalTraffic, layout.machine);
+        draw_pill(p, start + (end - start) * 0.4, label, kLocalTraffic, layout.machine);
     }
     if (cross <= 0.005) return;
     const QColor color = cross_node_color(cross);

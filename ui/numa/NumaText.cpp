@@ -54,7 +54,7 @@ NumaBanner numa_banner(const NumaSnapshot& s) {
     if (t.from_file) {
         QString name = QFileInfo(QString::fromStdString(t.source)).fileName();
         if (name.isEmpty()) name = QString::fromStdString(t.source);
-        if (!t.machine_name.empty()) name += QStringLiteral(" (%1)").arg(QString::fromStdString(t.machine_name));
+        if (!t.machine_name.empty()) name += QStringLiteral(" · %1").arg(QString::fromStdString(t.machine_name));
         return {BannerKind::Loaded, QStringLiteral("Loaded topology: %1").arg(name),
                 QStringLiteral("not this machine (placements modelled)")};
     }
