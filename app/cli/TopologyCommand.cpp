@@ -46,9 +46,9 @@ TopologyGpu* cuda_gpu_on(MachineTopology& topology, std::string& why) {
 
 TopologyCommand::TopologyCommand(CLI::App& app)
     : command_(app.add_subcommand("topology", "Show the machine tree: NUMA nodes, CPUs, GPUs and the GPU's locality")) {
-    std::string names;
-    for (const std::string& name : shipped_topology_names()) names += (names.empty() ? "" : ", ") + name;
-    command_->add_option("--xml", xml_, "an hwloc XML topology instead of this machine: a file, or a shipped one (" + names + ")")
+    command_->add_option("--xml", xml_,
+                         "an hwloc XML topology instead of this machine: a file, or a shipped one (" +
+                             shipped_topology_list() + ")")
         ->type_name("FILE|NAME");
     command_->add_option("--gpu", gpu_, "the GPU whose locality to show, by PCI bus id (default: the first CUDA "
                                         "device on this machine, the first GPU of a loaded topology)")

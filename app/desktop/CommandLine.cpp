@@ -22,7 +22,7 @@ ParseResult parse_command_line(const QStringList& arguments) {
     const QCommandLineOption screenshot({QStringLiteral("screenshot")}, QStringLiteral("Save the window to FILE (.png, .svg, .pdf) and exit."), QStringLiteral("FILE"));
     const QCommandLineOption after({QStringLiteral("after")}, QStringLiteral("Seconds to run before the screenshot (default 3)."), QStringLiteral("SECONDS"), QStringLiteral("3"));
     const QCommandLineOption config({QStringLiteral("config")}, QStringLiteral("Configuration JSON (the keys of pinscope-cli --config)."), QStringLiteral("FILE"));
-    const QCommandLineOption csv({QStringLiteral("csv")}, QStringLiteral("With --screenshot: write spans.csv, counters.csv and summary.json into DIR."), QStringLiteral("DIR"));
+    const QCommandLineOption csv({QStringLiteral("csv")}, QStringLiteral("With --screenshot: write spans.csv, counters.csv, numa.csv and summary.json into DIR."), QStringLiteral("DIR"));
     const QCommandLineOption trace({QStringLiteral("trace")}, QStringLiteral("With --screenshot: write the Chrome trace JSON to FILE."), QStringLiteral("FILE"));
     const QCommandLineOption scale({QStringLiteral("scale")}, QStringLiteral("Device pixel ratio of a PNG screenshot, e.g. 2 for high-DPI (default 1)."), QStringLiteral("FACTOR"), QStringLiteral("1"));
     const QCommandLineOption size({QStringLiteral("size")}, QStringLiteral("Window size for the screenshot (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));

@@ -13,7 +13,7 @@ struct CommandLine {
     QString screenshot;      // empty: interactive
     double after_s = 3;      // run this long before the screenshot
     QString config;          // a configuration JSON file
-    QString csv_dir;         // spans.csv, counters.csv, summary.json
+    QString csv_dir;         // spans.csv, counters.csv, numa.csv, summary.json
     QString trace;           // Chrome trace JSON
     double scale = 1;        // device pixel ratio of the PNG
     QSize size{1600, 1000};  // window size for the screenshot

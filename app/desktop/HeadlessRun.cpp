@@ -61,7 +61,7 @@ int run_headless(const CommandLine& line) {
             window.stop();
             if (!line.csv_dir.isEmpty()) {
                 exports.save_csv(line.csv_dir);
-                say(QStringLiteral("wrote spans.csv, counters.csv and summary.json to %1")
+                say(QStringLiteral("wrote spans.csv, counters.csv, numa.csv and summary.json to %1")
                         .arg(QDir::toNativeSeparators(QFileInfo(line.csv_dir).absoluteFilePath())));
             }
             if (!line.trace.isEmpty()) {

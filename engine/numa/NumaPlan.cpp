@@ -152,10 +152,9 @@ std::shared_ptr<const MachineTopology> load_run_topology(const LoaderConfig& con
     try {
         return std::make_shared<const MachineTopology>(load_topology(config.topology_xml));
     } catch (const TopologyError& error) {
-        std::string names;
-        for (const std::string& name : shipped_topology_names()) names += (names.empty() ? "" : ", ") + name;
         throw ConfigError(ConfigIssue{"topology_xml", config.topology_xml,
-                                      "an hwloc XML topology file or a shipped one (" + names + "): " + error.what()});
+                                      "an hwloc XML topology file or a shipped one (" + shipped_topology_list() +
+                                          "): " + error.what()});
     }
 }
 

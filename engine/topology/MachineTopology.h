@@ -67,6 +67,8 @@ MachineTopology load_topology_xml(const std::string& path);  // throws TopologyE
 
 // The sample topologies shipped in resources/topologies (compiled in), by file stem.
 std::vector<std::string> shipped_topology_names();
+// The same names, comma-separated, for messages and help texts.
+std::string shipped_topology_list();
 // A shipped topology's name ("2-socket-2-gpu") or an XML file's path; throws TopologyError.
 MachineTopology load_topology(const std::string& name_or_path);
 // This machine, loaded on first use and shared. Never throws: if hwloc cannot load it, one NUMA

@@ -247,14 +247,18 @@ std::vector<std::string> shipped_topology_names() {
     return names;
 }
 
+std::string shipped_topology_list() {
+    std::string list;
+    for (const std::string& name : shipped_topology_names()) list += (list.empty() ? "" : ", ") + name;
+    return list;
+}
+
 MachineTopology load_topology(const std::string& name_or_path) {
     for (const EmbeddedFile& file : embedded_topologies())
         if (file.name == name_or_path) return load_xml_text(file.contents, file.name + " (shipped sample)");
     std::error_code error;
     if (!std::filesystem::exists(name_or_path, error)) {
-        std::string names;
-        for (const std::string& name : shipped_topology_names()) names += (names.empty() ? "" : ", ") + name;
-        throw TopologyError(name_or_path + ": no such file, and not a shipped topology (" + names + ")");
+        throw TopologyError(name_or_path + ": no such file, and not a shipped topology (" + shipped_topology_list() + ")");
     }
     return load_topology_xml(name_or_path);
 }

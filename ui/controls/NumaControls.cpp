@@ -16,7 +16,6 @@
 
 namespace pinscope::ui {
 
-const std::array<const char*, 2> NumaControls::kShippedTopologies{"2-socket-2-gpu", "4-gpu-server"};
 
 namespace {
 
@@ -77,8 +76,8 @@ bool describes(const MachineTopology& topology, const std::string& xml) {
 }
 
 QString topology_label(const std::string& xml) {
-    for (const char* name : NumaControls::kShippedTopologies)
-        if (xml == name) return QStringLiteral("%1 (sample)").arg(QString::fromUtf8(name));
+    for (const std::string& name : shipped_topology_names())
+        if (xml == name) return QStringLiteral("%1 (sample)").arg(QString::fromStdString(name));
     return QFileInfo(QString::fromStdString(xml)).fileName();
 }
 
@@ -101,7 +100,8 @@ NumaControls::NumaControls(QWidget* parent) : QGroupBox(QStringLiteral("NUMA pla
     topology_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     topology_->setMinimumContentsLength(10);
     topology_->addItem(QStringLiteral("This machine"), QString());
-    for (const char* name : kShippedTopologies) topology_->addItem(topology_label(name), QString::fromUtf8(name));
+    for (const std::string& name : shipped_topology_names())
+        topology_->addItem(topology_label(name), QString::fromStdString(name));
     topology_->addItem(QStringLiteral("Load XML file…"), kLoadFile);
     add(QStringLiteral("topology"), topology_,
         QStringLiteral("The machine the run's threads and pages are placed on: this one, or an hwloc XML topology of "

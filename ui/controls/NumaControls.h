@@ -22,9 +22,6 @@ class NumaControls : public QGroupBox {
     Q_OBJECT
 
 public:
-    // Topologies the engine ships (resources/topologies), offered by name.
-    static const std::array<const char*, 2> kShippedTopologies;
-
     explicit NumaControls(QWidget* parent = nullptr);
 
     // Shows the NUMA fields of `config` without announcing them.

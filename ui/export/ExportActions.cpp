@@ -82,11 +82,11 @@ void ExportActions::screenshot_plot(QWidget* plot, const QString& name) {
 
 void ExportActions::csv() {
     if (!ensure_run()) return;
-    const QString dir = QFileDialog::getExistingDirectory(&window_, QStringLiteral("Folder for spans.csv, counters.csv and summary.json"),
+    const QString dir = QFileDialog::getExistingDirectory(&window_, QStringLiteral("Folder for spans.csv, counters.csv, numa.csv and summary.json"),
                                                           settings_.last_folder());
     if (dir.isEmpty()) return;
     settings_.set_last_folder(dir);
-    report(QStringLiteral("Wrote spans.csv, counters.csv and summary.json to %1").arg(QDir::toNativeSeparators(dir)),
+    report(QStringLiteral("Wrote spans.csv, counters.csv, numa.csv and summary.json to %1").arg(QDir::toNativeSeparators(dir)),
            [&] { save_csv(dir); });
 }
 

@@ -22,7 +22,7 @@ public:
     ExportActions(QWidget& window, const EngineFeed& feed, AppSettings& settings);
 
     void save_screenshot(QWidget& target, const QString& path) const;
-    // spans.csv, counters.csv and summary.json into `dir` (created if missing).
+    // spans.csv, counters.csv, numa.csv and summary.json into `dir` (created if missing).
     void save_csv(const QString& dir) const;
     void save_chrome_trace(const QString& path) const;
     void save_summary(const QString& path) const;

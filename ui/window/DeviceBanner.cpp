@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "controls/DeviceChoices.h"
+#include "device/DeviceFactory.h"
 #include "device/HardwareProfile.h"
 #include "style/AppStyle.h"
 
@@ -71,7 +72,7 @@ void DeviceBanner::show_selected(const LoaderConfig& config) {
                             .arg(device));
         return;
     }
-    const std::string name = config.device == "emulated" ? kDefaultProfile : config.device.substr(9);
+    const std::string name = emulated_profile(config.device);
     QString description;
     try {
         description = QString::fromStdString(load_profile(name).description).toHtmlEscaped();

@@ -23,7 +23,11 @@
 #include "config/ConfigJson.h"
 #include "config/ConfigValidation.h"
 #include "controls/ControlPanel.h"
+#include "controls/DeviceChoices.h"
+#include "device/DeviceFactory.h"
 #include "export/ExportActions.h"
+#include "model/SpanStore.h"
+#include "numa/NumaPlan.h"
 #include "numa/NumaView.h"
 #include "numa/NumaViewModel.h"
 #include "plots/FootprintPlot.h"
@@ -62,6 +66,7 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     wire_feed();
     if (const auto config = settings_->last_config()) controls_->set_config(*config);
     banner_->show_selected(controls_->config());
+    preview_numa(controls_->config());
     timeline_->set_live_window(settings_->live_window());
     resize(1600, 1000);
     restoreGeometry(settings_->window_geometry());
@@ -336,6 +341,32 @@ void MainWindow::refresh_numa() {
     controls_->set_run_topology(inputs.topology);
 }
 
+// While no run is going, the NUMA tab shows the machine the selection names, without marks, so
+// that placements can be chosen by looking at it. The last run's marks stay while the selection
+// still names that run's machine.
+void MainWindow::preview_numa(const LoaderConfig& config) {
+    if (feed_.running()) return;
+    if (feed_.has_run() && feed_.engine_config().topology_xml == config.topology_xml &&
+        feed_.engine_config().gpu_pci_bus_id == config.gpu_pci_bus_id)
+        return;
+    NumaInputs inputs;
+    try {
+        inputs.topology = load_run_topology(config);
+    } catch (const ConfigError&) {
+        return;  // the controls say what is wrong with the file
+    }
+    // A loaded topology's GPU is the one selected (else its first); this machine's is the GPU the
+    // run would open, which only the engine knows by bus id, so the first the topology lists.
+    const bool real_gpu = !inputs.topology->from_file && runs_on_cuda(config);
+    inputs.device_pci_bus_id = config.gpu_pci_bus_id;
+    if (inputs.device_pci_bus_id.empty() && !inputs.topology->gpus.empty() && (inputs.topology->from_file || real_gpu))
+        inputs.device_pci_bus_id = inputs.topology->gpus.front().pci_bus_id;
+    if (!real_gpu) inputs.device_name = "emulated " + emulated_profile(config.device.rfind("emulated", 0) == 0 ? config.device : "emulated");
+    numa_model_->reset();
+    numa_view_->show_snapshot(numa_model_->update(inputs, SpanStore{}));
+    controls_->set_run_topology(inputs.topology);
+}
+
 void MainWindow::update_run_state() {
     const bool running = feed_.running();
     start_stop_->setText(running ? QStringLiteral("Stop") : QStringLiteral("Start"));
@@ -381,6 +412,7 @@ void MainWindow::config_edited(const LoaderConfig& config) {
     settings_->set_last_config(config);
     if (!feed_.running()) {
         banner_->show_selected(config);
+        preview_numa(config);
         return;
     }
     const QString changes = join_changes(feed_.engine_config(), config);

@@ -84,6 +84,7 @@ private:
     void config_edited(const LoaderConfig& config);
     void refresh_views(bool plots_too = true);
     void refresh_numa();
+    void preview_numa(const LoaderConfig& config);
     void update_run_state();
     void report_error(const QString& title, const QString& text);
     void load_config_file();
