@@ -6,7 +6,6 @@
 #include <array>
 #include <cctype>
 #include <stdexcept>
-#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +15,7 @@
 #include "config/ConfigError.h"
 #include "export/AtomicFile.h"
 #include "export/ExportFormat.h"
+#include "metrics/Median.h"
 
 namespace pinscope {
 
@@ -27,6 +27,7 @@ constexpr std::size_t kMaxCopyBytes = std::size_t{1} << 30;
 constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the design notes quote the pageable hold at
 constexpr std::array<std::size_t, 4> kCostSizes{kMiB, 16 * kMiB, kCalibrationBatchBytes, 128 * kMiB};
 constexpr int kMemcpySamples = 5;
+constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
 
 std::vector<std::size_t> copy_sizes(bool quick) {
@@ -136,7 +137,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "; how filling and collating slow, and what pinning, a pageable H2D copy and freeing cost for a batch "
             "pushed out of the caches (as one a worker hands over is), while " + thread_counts_text(profile.under_load) +
             " other threads fill, collate into fresh buffers and free them, as loader workers do (" +
-            size_text(kCalibrationBatchBytes) + " each). ";
+            size_text(kCalibrationBatchBytes) + " each; median of " + std::to_string(kLoadRounds) +
+            " interleaved rounds). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -145,27 +147,39 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
 }
 
 // Host work with k other threads streaming through memory. A thread's own streaming against the
-// same with none busy (measured first, in the same call); work on a batch in memory against the
-// profile's figures for a batch just collated, with none busy.
+// same with none busy (measured in the same rounds); work on a batch in memory against the
+// profile's figures for a batch just collated, with none busy. The thread counts are visited in
+// kLoadRounds interleaved rounds and each point is the median of its rounds: one round's factors
+// swung by a third on a VM whose neighbours come and go.
 HostLoadCurve measure_under_load(CalibrationProbe& probe, const std::vector<int>& thread_counts,
                                  const HardwareProfile& idle) {
     const double bytes = static_cast<double>(kCalibrationBatchBytes);
+    struct Samples {
+        std::vector<double> fill, first_touch, pin, pageable, free_us;
+    };
+    std::vector<Samples> samples(thread_counts.size());
+    for (int round = 0; round < kLoadRounds; ++round) {
+        for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+            const BackgroundLoad load(thread_counts[i], kCalibrationBatchBytes);
+            Samples& at = samples[i];
+            at.fill.push_back(measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
+            at.first_touch.push_back(measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
+            at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
+            at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
+            at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, true));
+        }
+    }
     HostLoadCurve curve;
-    double fill0 = 0, first_touch0 = 0;
-    for (const int others : thread_counts) {
-        const BackgroundLoad load(others, kCalibrationBatchBytes);
-        const double fill = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
-        const double first_touch = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
-        const double pin = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory);
-        const double pageable = probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory);
-        const double free_us = measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, true);
-        if (curve.others.empty()) std::tie(fill0, first_touch0) = std::tie(fill, first_touch);
-        curve.others.push_back(others);
-        curve.fill.push_back(fill / fill0);
-        curve.first_touch.push_back(first_touch / first_touch0);
-        curve.memcpy_to_pinned.push_back(pin / idle.memcpy_to_pinned_gb_per_s);
-        curve.pageable_h2d.push_back(pageable / idle.h2d_pageable_gb_per_s.at(bytes));
-        curve.free_pageable.push_back(free_us / std::max(idle.free_pageable_us.at(bytes), 1e-3));
+    if (samples.empty()) return curve;
+    const double fill0 = median(samples.front().fill), first_touch0 = median(samples.front().first_touch);
+    for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+        Samples& at = samples[i];
+        curve.others.push_back(thread_counts[i]);
+        curve.fill.push_back(median(std::move(at.fill)) / fill0);
+        curve.first_touch.push_back(median(std::move(at.first_touch)) / first_touch0);
+        curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / idle.memcpy_to_pinned_gb_per_s);
+        curve.pageable_h2d.push_back(median(std::move(at.pageable)) / idle.h2d_pageable_gb_per_s.at(bytes));
+        curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(idle.free_pageable_us.at(bytes), 1e-3));
     }
     return curve;
 }

@@ -45,9 +45,10 @@ public:
     virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready,
                            double remote_fraction) = 0;
     // Frees a batch's pageable buffer once nothing reads it (after its pin copy, or its pageable
-    // copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch. `from_worker`:
-    // another thread wrote it, as with workers.
-    virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, bool from_worker, TimeNs ready) = 0;
+    // copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch, and more while
+    // the process runs `worker_threads` loader workers, streaming or not, since it takes the
+    // process's memory-map lock and flushes the TLBs of the CPUs they ran on.
+    virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, int worker_threads, TimeNs ready) = 0;
     // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).
     virtual bool touches_memory() const = 0;
 };

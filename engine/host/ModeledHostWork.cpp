@@ -80,13 +80,10 @@ public:
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
     // The buffer was never allocated; what freeing it would cost is charged.
-    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, bool from_worker, TimeNs ready) override {
+    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, int worker_threads, TimeNs ready) override {
         if (free_pageable_us_.empty()) return {ready, ready};
-        const auto use = bus_->use(from_worker ? ModeledMemoryBus::Traffic::FreeFromWorker
-                                               : ModeledMemoryBus::Traffic::Fill);
-        // A cost: it grows where rates fall (the Fill curve is a rate factor, the free curve a cost one).
-        const double factor = from_worker ? use.factor() : 1.0 / use.factor();
-        const double cost_us = free_pageable_us_.scaled_at(static_cast<double>(bytes)) * factor;
+        const auto use = bus_->use(ModeledMemoryBus::Traffic::Free, worker_threads);
+        const double cost_us = free_pageable_us_.scaled_at(static_cast<double>(bytes)) * use.factor();
         return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready);
     }
     bool touches_memory() const override { return false; }

@@ -1,5 +1,7 @@
 #include "host/ModeledMemoryBus.h"
 
+#include <algorithm>
+
 namespace pinscope {
 namespace {
 
@@ -9,16 +11,16 @@ const std::vector<double>& factors_of(const HostLoadCurve& curve, ModeledMemoryB
         case ModeledMemoryBus::Traffic::FirstTouch: return curve.first_touch;
         case ModeledMemoryBus::Traffic::PinFromMemory: return curve.memcpy_to_pinned;
         case ModeledMemoryBus::Traffic::PageableFromMemory: return curve.pageable_h2d;
-        case ModeledMemoryBus::Traffic::FreeFromWorker: return curve.free_pageable;
+        case ModeledMemoryBus::Traffic::Free: return curve.free_pageable;
     }
     return curve.fill;
 }
 
 }  // namespace
 
-ModeledMemoryBus::Use::Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic)
+ModeledMemoryBus::Use::Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic, int at_least_others)
     : active_(active), others_(active.fetch_add(1)) {
-    factor_ = HostLoadCurve::at(curve.others, factors_of(curve, traffic), others_);
+    factor_ = HostLoadCurve::at(curve.others, factors_of(curve, traffic), std::max(others_, at_least_others));
 }
 
 }  // namespace pinscope

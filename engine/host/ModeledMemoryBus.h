@@ -10,22 +10,22 @@ namespace pinscope {
 
 class ModeledMemoryBus {
 public:
-    // A thread's own streaming (Fill, FirstTouch), or work on a batch a worker handed over, whose
-    // bytes are no longer in the caches (the other three).
-    enum class Traffic { Fill, FirstTouch, PinFromMemory, PageableFromMemory, FreeFromWorker };
+    // A thread's own streaming (Fill, FirstTouch), work on a batch a worker handed over, whose bytes
+    // are no longer in the caches (PinFromMemory, PageableFromMemory), or freeing a batch (Free).
+    enum class Traffic { Fill, FirstTouch, PinFromMemory, PageableFromMemory, Free };
 
     explicit ModeledMemoryBus(HostLoadCurve curve) : curve_(std::move(curve)) {}
 
     // One thread streaming through memory, for as long as it lives.
     class Use {
     public:
-        Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic);
+        Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic, int at_least_others);
         ~Use() { --active_; }
         Use(const Use&) = delete;
         Use& operator=(const Use&) = delete;
         int others() const { return others_; }
-        // The curve's factor for this traffic with others() busy: a rate factor (a cost factor for
-        // FreeFromWorker); 1 when no curve was measured.
+        // The curve's factor for this traffic with others() busy, or at_least_others if more: a rate
+        // factor (a cost factor for Free); 1 when no curve was measured.
         double factor() const { return factor_; }
 
     private:
@@ -34,7 +34,7 @@ public:
         double factor_;
     };
 
-    Use use(Traffic traffic) { return Use(active_, curve_, traffic); }
+    Use use(Traffic traffic, int at_least_others = 0) { return Use(active_, curve_, traffic, at_least_others); }
     int active() const { return active_.load(); }
 
 private:

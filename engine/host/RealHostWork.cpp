@@ -41,7 +41,7 @@ public:
         std::memcpy(dst, src, bytes);
         return {start, now_ns()};
     }
-    WorkTimes free_batch(PageableBuffer& buffer, std::size_t, bool, TimeNs) override {
+    WorkTimes free_batch(PageableBuffer& buffer, std::size_t, int, TimeNs) override {
         const TimeNs start = now_ns();
         buffer.reset();
         return {start, now_ns()};

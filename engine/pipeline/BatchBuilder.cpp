@@ -85,7 +85,7 @@ bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
                                from_worker ? HostCopy::PinFromMemory : HostCopy::PinCached,
                                ready_after(std::max(batch.ready_at, last_end_), before));
     recorder.record(Stage::Pin, batch.index, batch.bytes, pin.start, pin.end);
-    const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, from_worker, pin.end);
+    const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, config_.num_workers, pin.end);
     if (freed.end > freed.start) recorder.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);
     batch.ready_at = last_end_ = freed.end;  // handed on after the free, as PyTorch's pin thread does
     return true;

@@ -131,15 +131,16 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
 
 TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     FakeProbe probe;
-    // A fresh batch copies at 9 GB/s with nothing else running, 4.5 with one other thread streaming.
-    probe.pageable_rates = {9.0, 4.5};
+    // A fresh batch copies at 9 GB/s with nothing else running, 4.5 with one other thread streaming:
+    // the medians of three rounds that visit 0 and 1 in turn, one round off each time.
+    probe.pageable_rates = {9.0, 4.5, 12.0, 4.5, 9.0, 3.0};
     CalibrationOptions options = test_options();
     options.load_threads = {0, 1};
     const HardwareProfile profile = calibrate_profile(probe, options, nullptr);
     const HostLoadCurve& curve = profile.under_load;
     EXPECT_EQ(curve.others, (std::vector<double>{0, 1}));
     const double sweep = profile.h2d_pageable_gb_per_s.at(kCalibrationBatchBytes);
-    EXPECT_EQ(probe.pageable_calls, 2u);
+    EXPECT_EQ(probe.pageable_calls, 6u);
     EXPECT_EQ(curve.pageable_h2d, (std::vector<double>{9.0 / sweep, 4.5 / sweep}));
     EXPECT_EQ(curve.memcpy_to_pinned, (std::vector<double>{0.5, 0.5}));  // the fake pins from memory at half speed
     for (const auto* factors : {&curve.fill, &curve.first_touch}) {
@@ -152,6 +153,7 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     EXPECT_GT(profile.fill_gb_per_s, 0.0);
     EXPECT_EQ(profile.free_pageable_us.sizes_bytes.size(), 4u);
     EXPECT_NE(profile.source.find("while 0 and 1 other threads"), std::string::npos) << profile.source;
+    EXPECT_NE(profile.source.find("median of 3 interleaved rounds"), std::string::npos) << profile.source;
 }
 
 TEST(Calibration, LoadsUpToEveryCoreButTwo) {
