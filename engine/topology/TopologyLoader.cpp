@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <system_error>
@@ -160,6 +161,18 @@ MachineTopology convert(hwloc_topology_t topology, std::string source, bool from
     return machine;
 }
 
+// The kernel's MemTotal in bytes, 0 when unknown.
+std::uint64_t meminfo_total_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    while (meminfo >> key >> kib) {
+        if (key == "MemTotal:") return kib * 1024;
+        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return 0;
+}
+
 // Loads what `configure` set up; the error names `source`.
 MachineTopology load_with(const std::string& source, bool from_file,
                           int (*configure)(hwloc_topology_t, const void*), const void* argument) {
@@ -175,6 +188,10 @@ MachineTopology load_with(const std::string& source, bool from_file,
         throw TopologyError(source + ": " + (from_file ? malformed : "hwloc could not load it: " + std::string(std::strerror(errno))));
     MachineTopology machine = convert(handle.topology, source, from_file);
     if (machine.nodes.empty()) throw TopologyError(source + ": the topology has no NUMA node");
+    // Some virtual machines' sysfs gives their one node a fraction of the memory (10 GiB of 128 on
+    // the H200 machine); with one node, all of it is that node's.
+    if (!from_file && machine.nodes.size() == 1)
+        machine.nodes.front().memory_bytes = std::max(machine.nodes.front().memory_bytes, meminfo_total_bytes());
     return machine;
 }
 

@@ -124,6 +124,19 @@ TEST(MachineTopology, ThisMachineHoldsTheCpuThisThreadRunsOn) {
     EXPECT_EQ(this_machine_topology()->nodes.size(), t.nodes.size());
 }
 
+// The node's memory as a user reads it: on a one-node machine, all of the machine's, even where a
+// virtual machine's sysfs gives the node a fraction (10 GiB of 128 on the H200 machine).
+TEST(MachineTopology, OneNodeHoldsAllOfThisMachinesMemory) {
+    const MachineTopology t = load_this_machine_topology();
+    if (t.nodes.size() != 1) GTEST_SKIP() << "this machine has " << t.nodes.size() << " NUMA nodes";
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    meminfo >> key >> kib;
+    ASSERT_EQ(key, "MemTotal:");
+    EXPECT_GE(t.nodes.front().memory_bytes, kib * 1024);
+}
+
 // What a bad topology file gets: a TopologyError naming the file and the problem.
 void expect_refused(const std::string& path, const std::string& problem) {
     try {

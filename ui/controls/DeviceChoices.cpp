@@ -64,6 +64,14 @@ bool runs_on_cuda(const LoaderConfig& config) {
     return config.is_cuda() || (config.device == "auto" && !cuda_devices().devices.empty());
 }
 
+std::optional<DeviceInfo> cuda_device_of(const LoaderConfig& config) {
+    if (!runs_on_cuda(config)) return std::nullopt;
+    const std::size_t ordinal = config.is_cuda() ? static_cast<std::size_t>(cuda_ordinal(config.device)) : 0;
+    const auto& devices = cuda_devices().devices;
+    if (ordinal >= devices.size()) return std::nullopt;
+    return devices[ordinal];
+}
+
 QString why_no_gpu() {
     const auto& cuda = cuda_devices();
     return cuda.devices.empty() ? QString::fromStdString(cuda.why_none) : QString();

@@ -4,10 +4,12 @@
 // for the engine.
 #include <QString>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "config/LoaderConfig.h"
+#include "device/Device.h"
 
 namespace pinscope::ui {
 
@@ -25,6 +27,8 @@ std::string default_device();
 
 // Whether a run of `config` uses a real GPU: a CUDA device, or "auto" where this machine has one.
 bool runs_on_cuda(const LoaderConfig& config);
+// The GPU a run of `config` would open (name, PCI bus id), if it runs on one that exists.
+std::optional<DeviceInfo> cuda_device_of(const LoaderConfig& config);
 
 // Why there is no real GPU here ("no CUDA in this build", "no NVIDIA driver"...); empty if there is.
 QString why_no_gpu();

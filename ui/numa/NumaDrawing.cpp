@@ -220,13 +220,11 @@ QPointF link_start(const NodeBox& node, const GpuBox& gpu) {
 
 void draw_gpu(QPainter& p, const GpuBox& box, const NumaSnapshot& s) {
     const bool run = is_run_gpu(box, s);
-    QString name = QStringLiteral("GPU"), bus;
+    const QString name = gpu_name(s, box.gpu);
+    QString bus;
     if (box.gpu >= 0) {
-        const TopologyGpu& g = s.topology->gpus[static_cast<std::size_t>(box.gpu)];
-        if (!g.name.empty()) name = QString::fromStdString(g.name);
-        bus = QString::fromStdString(g.pci_bus_id);
+        bus = QString::fromStdString(s.topology->gpus[static_cast<std::size_t>(box.gpu)].pci_bus_id);
     } else {
-        name = QString::fromStdString(s.gpu.name.empty() ? std::string("emulated device") : s.gpu.name);
         bus = s.gpu.pci_bus_id.empty() ? QStringLiteral("not in this topology") : QString::fromStdString(s.gpu.pci_bus_id);
     }
     if (box.node < 0) bus += QStringLiteral(" · node ?");

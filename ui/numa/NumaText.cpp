@@ -145,9 +145,18 @@ QString gpu_tooltip(const NumaSnapshot& s, int gpu) {
     const TopologyGpu& g = s.topology->gpus[static_cast<std::size_t>(gpu)];
     const bool run = s.gpu.in_topology && s.gpu.pci_bus_id == g.pci_bus_id;
     return QStringLiteral("<b>%1</b> · %2<br>NUMA node %3 · local CPUs %4<br>%5")
-        .arg(QString::fromStdString(g.name.empty() ? std::string("GPU") : g.name).toHtmlEscaped(),
+        .arg(gpu_name(s, gpu).toHtmlEscaped(),
              QString::fromStdString(g.pci_bus_id), g.node >= 0 ? QString::number(g.node) : QStringLiteral("unknown"),
              cpus_text(g.local_cpus), run ? QStringLiteral("the run's GPU") : QStringLiteral("not used by this run"));
+}
+
+QString gpu_name(const NumaSnapshot& s, int gpu) {
+    if (gpu < 0 || !s.topology || gpu >= static_cast<int>(s.topology->gpus.size()))
+        return QString::fromStdString(s.gpu.name.empty() ? std::string("emulated device") : s.gpu.name);
+    const TopologyGpu& g = s.topology->gpus[static_cast<std::size_t>(gpu)];
+    if (!g.name.empty()) return QString::fromStdString(g.name);
+    const bool run = s.gpu.in_topology && s.gpu.pci_bus_id == g.pci_bus_id;
+    return run && !s.gpu.name.empty() ? QString::fromStdString(s.gpu.name) : QStringLiteral("GPU");
 }
 
 }  // namespace pinscope::ui

@@ -37,5 +37,8 @@ QString cpu_tooltip(const NumaSnapshot& snapshot, int cpu, int core, int package
 QString node_tooltip(const NumaSnapshot& snapshot, int node, int package);
 // gpu: index into the topology's GPUs, -1 for the run's GPU that the topology lacks
 QString gpu_tooltip(const NumaSnapshot& snapshot, int gpu);
+// The topology's name for the GPU, else the run's device name when it is the run's GPU (hwloc
+// reads this machine's PCI devices from sysfs, which has no names), else "GPU".
+QString gpu_name(const NumaSnapshot& snapshot, int gpu);
 
 }  // namespace pinscope::ui
