@@ -130,15 +130,14 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             size_text(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
             "; memcpy on one thread, pageable to pageable (" + size_text(memcpy_bytes) + " buffers, median of " +
-            std::to_string(kMemcpySamples) + "), into cudaHostAlloc'd memory (" + size_text(kCalibrationBatchBytes) +
-            ", from a batch just collated into a fresh buffer) and into freshly allocated pageable memory, page faults "
-            "included (" + size_text(kCalibrationBatchBytes) + "); filling samples (" + size_text(kCalibrationBatchBytes) +
-            "); freeing a just-written pageable buffer at " + cost_sizes_text() +
-            "; how filling and collating slow, and what pinning, a pageable H2D copy and freeing cost for a batch "
-            "pushed out of the caches (as one a worker hands over is), while " + thread_counts_text(profile.under_load) +
-            " other threads fill, collate into fresh buffers and free them, as loader workers do (" +
-            size_text(kCalibrationBatchBytes) + " each; median of " + std::to_string(kLoadRounds) +
-            " interleaved rounds). ";
+            std::to_string(kMemcpySamples) + "); freeing a just-written pageable buffer at " + cost_sizes_text() +
+            "; with nothing else running: filling samples, collating them into freshly allocated pageable memory "
+            "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
+            size_text(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
+            "H2D copy and freeing cost for a batch pushed out of the caches (as one a worker hands over is), while " +
+            thread_counts_text(profile.under_load) + " other threads fill, collate into fresh buffers and free them, "
+            "as loader workers do (" + size_text(kCalibrationBatchBytes) + " each). Each of these host figures is the "
+            "median of " + std::to_string(kLoadRounds) + " rounds that visit the thread counts in turn. ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -146,42 +145,46 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
     return text;
 }
 
-// Host work with k other threads streaming through memory. A thread's own streaming against the
-// same with none busy (measured in the same rounds); work on a batch in memory against the
-// profile's figures for a batch just collated, with none busy. The thread counts are visited in
-// kLoadRounds interleaved rounds and each point is the median of its rounds: one round's factors
-// swung by a third on a VM whose neighbours come and go.
-HostLoadCurve measure_under_load(CalibrationProbe& probe, const std::vector<int>& thread_counts,
-                                 const HardwareProfile& idle) {
+// Host work alone and with k other threads streaming through memory, visited in kLoadRounds
+// interleaved rounds; each figure is the median of its rounds. Back-to-back samples share a
+// moment: on the H200 machine one calibration's pin rate read 8.8 GB/s and the next machine's 17.1,
+// while pins in the pipeline ran at 17. Sets the profile's idle rates (fill, first touch, pin of a
+// batch just collated) and its under-load curve: a thread's own streaming against the same alone;
+// work on a batch in memory against the idle figures for a batch just collated.
+void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_counts, HardwareProfile& profile) {
     const double bytes = static_cast<double>(kCalibrationBatchBytes);
     struct Samples {
         std::vector<double> fill, first_touch, pin, pageable, free_us;
     };
     std::vector<Samples> samples(thread_counts.size());
+    std::vector<double> pin_just_collated;
     for (int round = 0; round < kLoadRounds; ++round) {
         for (std::size_t i = 0; i < thread_counts.size(); ++i) {
             const BackgroundLoad load(thread_counts[i], kCalibrationBatchBytes);
             Samples& at = samples[i];
             at.fill.push_back(measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
             at.first_touch.push_back(measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
+            if (thread_counts[i] == 0)
+                pin_just_collated.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated));
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, true));
         }
     }
-    HostLoadCurve curve;
-    if (samples.empty()) return curve;
-    const double fill0 = median(samples.front().fill), first_touch0 = median(samples.front().first_touch);
+    profile.fill_gb_per_s = median(samples.front().fill);
+    profile.first_touch_gb_per_s = median(samples.front().first_touch);
+    profile.memcpy_to_pinned_gb_per_s = median(std::move(pin_just_collated));
+    HostLoadCurve& curve = profile.under_load;
+    curve = {};
     for (std::size_t i = 0; i < thread_counts.size(); ++i) {
         Samples& at = samples[i];
         curve.others.push_back(thread_counts[i]);
-        curve.fill.push_back(median(std::move(at.fill)) / fill0);
-        curve.first_touch.push_back(median(std::move(at.first_touch)) / first_touch0);
-        curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / idle.memcpy_to_pinned_gb_per_s);
-        curve.pageable_h2d.push_back(median(std::move(at.pageable)) / idle.h2d_pageable_gb_per_s.at(bytes));
-        curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(idle.free_pageable_us.at(bytes), 1e-3));
+        curve.fill.push_back(median(std::move(at.fill)) / profile.fill_gb_per_s);
+        curve.first_touch.push_back(median(std::move(at.first_touch)) / profile.first_touch_gb_per_s);
+        curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / profile.memcpy_to_pinned_gb_per_s);
+        curve.pageable_h2d.push_back(median(std::move(at.pageable)) / profile.h2d_pageable_gb_per_s.at(bytes));
+        curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(profile.free_pageable_us.at(bytes), 1e-3));
     }
-    return curve;
 }
 
 }  // namespace
@@ -251,7 +254,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 13);
+    Steps steps(progress, 12);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -269,21 +272,18 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.host_register_us = cost_curve([&](std::size_t bytes) { return probe.host_register_us(bytes); });
     steps.next("cudaHostUnregister");
     profile.host_unregister_us = cost_curve([&](std::size_t bytes) { return probe.host_unregister_us(bytes); });
-    steps.next("memcpy into pinned memory");
-    profile.memcpy_to_pinned_gb_per_s = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated);
-
     steps.next("host cores");
     const HostCores cores = count_host_cores();
     profile.host_cores = cores.cores;
     steps.next("host memcpy");
     const std::size_t memcpy_bytes = options.memcpy_bytes > 0 ? options.memcpy_bytes : memcpy_buffer_bytes();
     profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
-    profile.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
-    steps.next("host rates under load");
-    profile.fill_gb_per_s = measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples);
     profile.free_pageable_us = cost_curve([](std::size_t bytes) { return measure_free_pageable_us(bytes, kMemcpySamples); });
-    profile.under_load = measure_under_load(
-        probe, options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads, profile);
+    steps.next("host rates alone and under load");
+    // Thread counts must start at 0: the idle rates are that point's.
+    std::vector<int> counts = options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads;
+    if (counts.empty() || counts.front() != 0) counts.insert(counts.begin(), 0);
+    measure_host_rates(probe, counts, profile);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

@@ -153,7 +153,7 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     EXPECT_GT(profile.fill_gb_per_s, 0.0);
     EXPECT_EQ(profile.free_pageable_us.sizes_bytes.size(), 4u);
     EXPECT_NE(profile.source.find("while 0 and 1 other threads"), std::string::npos) << profile.source;
-    EXPECT_NE(profile.source.find("median of 3 interleaved rounds"), std::string::npos) << profile.source;
+    EXPECT_NE(profile.source.find("median of 3 rounds that visit the thread counts in turn"), std::string::npos) << profile.source;
 }
 
 TEST(Calibration, LoadsUpToEveryCoreButTwo) {
