@@ -134,7 +134,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "; with nothing else running: filling samples, collating them into freshly allocated pageable memory "
             "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             size_text(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
-            "H2D copy and freeing cost for a batch pushed out of the caches (as one a worker hands over is), while " +
+            "H2D copy and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
+            "freed written by a thread on another CPU), while " +
             thread_counts_text(profile.under_load) + " other threads fill, collate into fresh buffers and free them, "
             "as loader workers do (" + size_text(kCalibrationBatchBytes) + " each). Each of these host figures is the "
             "median of " + std::to_string(kLoadRounds) + " rounds that visit the thread counts in turn. ";
@@ -168,7 +169,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
                 pin_just_collated.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated));
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
-            at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, true));
+            at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, FreedBatch::HandedOver));
         }
     }
     profile.fill_gb_per_s = median(samples.front().fill);

@@ -1,6 +1,7 @@
 #include "calibrate/HostMeasurement.h"
 
 #include <hwloc.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -117,14 +118,40 @@ void evict_caches() {
     asm volatile("" : : "r"(scratch.get()) : "memory");
 }
 
-double measure_free_pageable_us(std::size_t bytes, int samples, bool evicted) {
+namespace {
+
+// `count` batches collated by a thread kept off the calling thread's CPU, as a worker's are.
+std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, std::size_t bytes, int count) {
+    cpu_set_t elsewhere;
+    const int here = sched_getcpu();
+    const bool can_move = sched_getaffinity(0, sizeof(elsewhere), &elsewhere) == 0 && here >= 0 &&
+                          CPU_ISSET(here, &elsewhere) && CPU_COUNT(&elsewhere) > 1;
+    if (can_move) CPU_CLR(here, &elsewhere);
+    std::vector<PageableBuffer> batches;
+    std::thread worker([&] {
+        if (can_move) sched_setaffinity(0, sizeof(elsewhere), &elsewhere);  // best effort
+        for (int i = 0; i < count; ++i) batches.push_back(collated_batch(samples, bytes));
+    });
+    worker.join();
+    return batches;
+}
+
+}  // namespace
+
+double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch freed) {
     bytes = std::max<std::size_t>(bytes, 1);
+    samples = std::max(1, samples);
     const PageableBuffer source = allocate_pageable(bytes);
     std::memset(source.get(), 1, bytes);
+    std::vector<PageableBuffer> handed_over;
+    if (freed == FreedBatch::HandedOver) {
+        handed_over = batches_from_another_cpu(source.get(), bytes, samples);
+        evict_caches();
+    }
     std::vector<double> costs;
-    for (int i = 0; i < std::max(1, samples); ++i) {
-        PageableBuffer batch = collated_batch(source.get(), bytes);
-        if (evicted) evict_caches();
+    for (int i = 0; i < samples; ++i) {
+        PageableBuffer batch = freed == FreedBatch::HandedOver ? std::move(handed_over[static_cast<std::size_t>(i)])
+                                                               : collated_batch(source.get(), bytes);
         const TimeNs start = now_ns();
         batch.reset();
         costs.push_back(static_cast<double>(now_ns() - start) / 1e3);

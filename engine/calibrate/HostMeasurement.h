@@ -1,8 +1,9 @@
 #pragma once
 // The host's side of a hardware profile, measured on this machine without the GPU: its cores and
 // how fast one thread copies memory.
-#include <cstddef>
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,10 +41,16 @@ double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 // work costs): the median of `samples`, in GB/s.
 double measure_fill_gb_per_s(std::size_t bytes, int samples);
 
-// Freeing a pageable buffer of `bytes` that was just written (glibc gives large buffers back to the
-// OS: munmap, and a TLB shootdown on every CPU the process runs on), or written and then pushed
-// out of the caches (`evicted`): the median of `samples`, in us.
-double measure_free_pageable_us(std::size_t bytes, int samples, bool evicted = false);
+// Which batch a free is timed on.
+enum class FreedBatch : std::uint8_t {
+    JustWritten,  // allocated and written by this thread a moment ago (a loader with no workers)
+    HandedOver,   // allocated and written by another thread on another CPU, then pushed out of the caches
+};
+
+// Freeing a pageable buffer of `bytes` (glibc gives large buffers back to the OS: munmap, a TLB
+// shootdown on every CPU the process runs on, and pages returned to the allocator from this CPU,
+// which costs more when another CPU took them): the median of `samples`, in us.
+double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch batch = FreedBatch::JustWritten);
 
 // Writes a buffer four times the largest cache (memcpy_buffer_bytes), so that what was there
 // before is read from memory next, as a batch that waited in a queue while workers streamed is.

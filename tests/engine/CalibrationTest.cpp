@@ -156,6 +156,16 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     EXPECT_NE(profile.source.find("median of 3 rounds that visit the thread counts in turn"), std::string::npos) << profile.source;
 }
 
+// A worker's batch is freed by another thread than the one that wrote it: both are timed, every
+// buffer given back (the sanitizer builds check that), whatever this machine's figures are.
+TEST(Calibration, TimesFreesOfBatchesWrittenHereAndHandedOver) {
+    for (const FreedBatch batch : {FreedBatch::JustWritten, FreedBatch::HandedOver}) {
+        const double us = measure_free_pageable_us(std::size_t{4} << 20, 3, batch);
+        EXPECT_GT(us, 0.0);
+        EXPECT_LT(us, 1e6);
+    }
+}
+
 TEST(Calibration, LoadsUpToEveryCoreButTwo) {
     EXPECT_EQ(load_thread_counts(2), (std::vector<int>{0}));
     EXPECT_EQ(load_thread_counts(4), (std::vector<int>{0, 1, 2}));
