@@ -6,6 +6,7 @@
 
 #include "NumaFixtures.h"
 #include "model/SpanStore.h"
+#include "numa/NumaText.h"
 #include "numa/NumaViewModel.h"
 
 using namespace pinscope;
@@ -96,6 +97,21 @@ private slots:
         QCOMPARE(s.gpu.pci_bus_id, std::string("0000:3b:00.0"));
         QCOMPARE(s.gpu.node, 0);
         QCOMPARE(s.gpu.name, std::string("NVIDIA H200"));
+    }
+
+    // hwloc reads this machine's GPUs from sysfs, which has no names: the run's GPU is named after
+    // the device, the others stay "GPU".
+    void aGpuWithoutANameInTheTopologyTakesTheDevicesName() {
+        MachineTopology machine = *test::two_socket_topology();
+        for (TopologyGpu& gpu : machine.gpus) gpu.name.clear();
+        ui::NumaViewModel model;
+        ui::NumaInputs in = inputs(std::make_shared<const MachineTopology>(machine), {}, 1);
+        in.device_pci_bus_id = test::kGpuOnSocket1;
+        in.device_name = "NVIDIA H200";
+        const ui::NumaSnapshot& s = model.update(in, ui::SpanStore{});
+        QCOMPARE(ui::gpu_name(s, 1), QStringLiteral("NVIDIA H200"));
+        QCOMPARE(ui::gpu_name(s, 0), QStringLiteral("GPU"));
+        QVERIFY(ui::gpu_tooltip(s, 1).contains(QStringLiteral("NVIDIA H200")));
     }
 
     void aGpuOfUnknownNodeIsSaidSo() {
