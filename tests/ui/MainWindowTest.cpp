@@ -9,10 +9,12 @@
 
 #include "UiTestSupport.h"
 #include "controls/ControlPanel.h"
+#include "controls/NumaControls.h"
 #include "numa/NumaView.h"
 #include "plots/TimeSeriesPlot.h"
 #include "timeline/SpanPlottable.h"
 #include "timeline/TimelinePlot.h"
+#include "topology/MachineTopology.h"
 #include "window/DeviceBanner.h"
 #include "window/MetricsPanel.h"
 
@@ -175,6 +177,8 @@ private slots:
         QVERIFY2(window_->numa_view().banner_text().startsWith(QStringLiteral("This machine: ")),
                  qPrintable(window_->numa_view().banner_text()));
         QVERIFY(window_->numa_view().snapshot().lanes[0].empty());
+        // The placement controls know this machine too: on one node, remote is greyed before any run.
+        QCOMPARE(window_->controls().numa().node_count(), static_cast<int>(this_machine_topology()->nodes.size()));
 
         LoaderConfig sample = test::live_config();
         sample.topology_xml = "2-socket-2-gpu";
