@@ -195,9 +195,20 @@ private slots:
         window_->feed().poll();
         const ui::NumaSnapshot& numa = window_->numa_view().snapshot();
         QVERIFY(!numa.nodes.empty());
-        bool marked = false;
-        for (const auto& lane : numa.lanes) marked = marked || !lane.empty();
-        QVERIFY(marked);
+        const auto marked = [](const ui::NumaSnapshot& s) {
+            bool any = false;
+            for (const auto& lane : s.lanes) any = any || !lane.empty();
+            return any;
+        };
+        QVERIFY(marked(numa));
+
+        window_->stop();
+        window_->set_config(sample);
+        QVERIFY(window_->numa_view().banner_text().startsWith(QStringLiteral("Loaded topology: 2-socket-2-gpu")));
+        QVERIFY(!marked(window_->numa_view().snapshot()));
+        window_->set_config(test::live_config());  // the last run's machine: its marks again
+        QVERIFY(window_->numa_view().banner_text().startsWith(QStringLiteral("This machine: ")));
+        QVERIFY(marked(window_->numa_view().snapshot()));
         window_->show_tab(QStringLiteral("live"));
         QCOMPARE(window_->tabs().currentIndex(), 0);
     }

@@ -267,6 +267,7 @@ void MainWindow::wire_feed() {
             plot->reset(feed_.origin());
         metrics_->clear();
         numa_model_->reset();
+        numa_preview_.clear();
         const LoaderConfig config = feed_.engine_config();
         banner_->show_running(feed_.device_info(), config.effective_host(), config.topology_xml);
         refresh_numa();
@@ -342,13 +343,19 @@ void MainWindow::refresh_numa() {
 }
 
 // While no run is going, the NUMA tab shows the machine the selection names, without marks, so
-// that placements can be chosen by looking at it. The last run's marks stay while the selection
-// still names that run's machine.
+// that placements can be chosen by looking at it; selecting the last run's machine again shows
+// that run's marks.
 void MainWindow::preview_numa(const LoaderConfig& config) {
     if (feed_.running()) return;
+    const std::string selection = config.topology_xml + '\n' + config.gpu_pci_bus_id + '\n' + config.device;
+    if (selection == numa_preview_) return;  // most edits change something else: no need to load it again
+    numa_preview_ = selection;
     if (feed_.has_run() && feed_.engine_config().topology_xml == config.topology_xml &&
-        feed_.engine_config().gpu_pci_bus_id == config.gpu_pci_bus_id)
+        feed_.engine_config().gpu_pci_bus_id == config.gpu_pci_bus_id) {
+        numa_model_->reset();
+        refresh_numa();  // back to the last run's machine: its marks
         return;
+    }
     NumaInputs inputs;
     try {
         inputs.topology = load_run_topology(config);

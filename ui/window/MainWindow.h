@@ -105,6 +105,7 @@ private:
     BandwidthView* bandwidth_ = nullptr;
     NumaView* numa_view_ = nullptr;
     std::unique_ptr<NumaViewModel> numa_model_;
+    std::string numa_preview_;  // the selection the NUMA tab previews (topology, GPU, device); empty once a run starts
     QSplitter* splitter_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     ExportActions* exports_ = nullptr;
