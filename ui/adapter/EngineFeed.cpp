@@ -38,6 +38,7 @@ void EngineFeed::start(const LoaderConfig& config) {
     origin_ = runner_.origin();
     spans_.clear();
     counters_.clear();
+    numa_usage_ = {};
     numa_samples_.clear();
     markers_.clear();
     window_ = {};
@@ -89,8 +90,9 @@ void EngineFeed::take_new() {
                         counters_.begin() + static_cast<std::ptrdiff_t>(counters_.size() - options_.counter_capacity));
     markers_.insert(markers_.end(), delta_.markers.begin(), delta_.markers.end());
     // Pinned bytes by node and cross-node traffic, one sample per poll, for the CSV export.
-    const NumaUsage usage = runner_.numa_usage();
-    numa_samples_.push_back({now_ns(), usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
+    numa_usage_ = runner_.numa_usage();
+    numa_samples_.push_back(
+        {now_ns(), numa_usage_.nodes, numa_usage_.cross_node_h2d_bytes, numa_usage_.cross_node_host_copy_bytes});
     if (numa_samples_.size() > options_.counter_capacity) numa_samples_.pop_front();
     emit polled(delta_);
 }

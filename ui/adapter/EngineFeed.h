@@ -50,9 +50,9 @@ public:
     const Metrics& window_metrics() const { return window_; }
     const RunSummary& summary() const { return summary_; }
     DeviceInfo device_info() const { return runner_.device_info(); }
-    // The run's topology (null before a run) and its NUMA usage so far, for the NUMA view.
+    // The run's topology (null before a run) and its NUMA usage at the last poll, for the NUMA view.
     std::shared_ptr<const MachineTopology> topology() const { return runner_.topology(); }
-    NumaUsage numa_usage() const { return runner_.numa_usage(); }
+    const NumaUsage& numa_usage() const { return numa_usage_; }
     LoaderConfig engine_config() const { return runner_.config(); }
     // The run as the exporters take it: the summary so far and what the stores hold.
     RunRecord record() const;
@@ -82,6 +82,7 @@ private:
     TraceDelta delta_;
     SpanStore spans_;
     std::deque<CounterSample> counters_;
+    NumaUsage numa_usage_;
     std::deque<NumaSample> numa_samples_;
     std::vector<Marker> markers_;
     TimeNs origin_ = 0;

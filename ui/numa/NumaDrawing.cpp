@@ -207,10 +207,7 @@ void draw_cores(QPainter& p, const NodeBox& box, const NumaSnapshot& s, const st
 }
 
 bool is_run_gpu(const GpuBox& box, const NumaSnapshot& s) {
-    if (box.gpu < 0) return true;
-    const auto& gpus = s.topology->gpus;
-    return s.gpu.in_topology && box.gpu < static_cast<int>(gpus.size()) &&
-           gpus[static_cast<std::size_t>(box.gpu)].pci_bus_id == s.gpu.pci_bus_id;
+    return box.gpu < 0 || s.is_run_gpu(box.gpu);
 }
 
 // Where a GPU's PCIe link leaves its node: straight above the GPU, kept inside the node.

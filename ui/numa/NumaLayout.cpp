@@ -87,7 +87,7 @@ std::vector<PackagePlan> plan_packages(const MachineTopology& topology) {
         PackagePlan plan{p.os_index, {}};
         for (int node : p.nodes) plan.nodes.push_back({node, p.os_index, {}, 1, 1, 0, 0});
         for (const TopologyCore& core : p.cores) {
-            int node = core.cpus.empty() ? -1 : node_holding_cpu(topology, core.cpus.front());
+            int node = core.cpus.empty() ? -1 : topology.node_of_cpu(core.cpus.front());
             auto it = std::find_if(plan.nodes.begin(), plan.nodes.end(), [&](const NodePlan& n) { return n.node == node; });
             if (it == plan.nodes.end()) {  // a core of no node of this package: keep it visible anyway
                 plan.nodes.push_back({node, p.os_index, {}, 1, 1, 0, 0});

@@ -19,12 +19,6 @@ QString cpus_text(const std::vector<int>& cpus) {
     return cpus.empty() ? QStringLiteral("none") : QString::fromStdString(cpu_list_to_string(cpus));
 }
 
-const TopologyNode* topology_node(const MachineTopology& topology, int node) {
-    for (const TopologyNode& n : topology.nodes)
-        if (n.os_index == node) return &n;
-    return nullptr;
-}
-
 QString nodes_text(std::size_t count) {
     return count == 1 ? QStringLiteral("1 NUMA node") : QStringLiteral("%1 NUMA nodes").arg(count);
 }
@@ -99,7 +93,7 @@ std::vector<StatsPiece> numa_stats(const NumaSnapshot& s) {
 
 QString cpu_tooltip(const NumaSnapshot& s, int cpu, int core, int package) {
     QStringList lines;
-    const int node = s.topology ? node_holding_cpu(*s.topology, cpu) : -1;
+    const int node = s.topology ? s.topology->node_of_cpu(cpu) : -1;
     const NodeState* state = s.node(node);
     lines << QStringLiteral("<b>CPU %1</b> · core %2 · package %3 · NUMA node %4%5")
                  .arg(cpu)
@@ -119,7 +113,7 @@ QString cpu_tooltip(const NumaSnapshot& s, int cpu, int core, int package) {
 
 QString node_tooltip(const NumaSnapshot& s, int node, int package) {
     if (!s.topology) return {};
-    const TopologyNode* n = topology_node(*s.topology, node);
+    const TopologyNode* n = s.topology->find_node(node);
     const NodeState* state = s.node(node);
     if (n == nullptr || state == nullptr) return QStringLiteral("cores the topology puts in no NUMA node");
     QStringList lines;
@@ -140,10 +134,10 @@ QString gpu_tooltip(const NumaSnapshot& s, int gpu) {
     if (!s.topology) return {};
     if (gpu < 0 || gpu >= static_cast<int>(s.topology->gpus.size()))
         return QStringLiteral("<b>%1</b><br>the run's device: this topology has no GPU with its bus id%2")
-            .arg(QString::fromStdString(s.gpu.name.empty() ? std::string("emulated device") : s.gpu.name).toHtmlEscaped(),
+            .arg(gpu_name(s, -1).toHtmlEscaped(),
                  s.gpu.node >= 0 ? QStringLiteral(", drawn at node %1").arg(s.gpu.node) : QString());
     const TopologyGpu& g = s.topology->gpus[static_cast<std::size_t>(gpu)];
-    const bool run = s.gpu.in_topology && s.gpu.pci_bus_id == g.pci_bus_id;
+    const bool run = s.is_run_gpu(gpu);
     return QStringLiteral("<b>%1</b> · %2<br>NUMA node %3 · local CPUs %4<br>%5")
         .arg(gpu_name(s, gpu).toHtmlEscaped(),
              QString::fromStdString(g.pci_bus_id), g.node >= 0 ? QString::number(g.node) : QStringLiteral("unknown"),
@@ -155,8 +149,7 @@ QString gpu_name(const NumaSnapshot& s, int gpu) {
         return QString::fromStdString(s.gpu.name.empty() ? std::string("emulated device") : s.gpu.name);
     const TopologyGpu& g = s.topology->gpus[static_cast<std::size_t>(gpu)];
     if (!g.name.empty()) return QString::fromStdString(g.name);
-    const bool run = s.gpu.in_topology && s.gpu.pci_bus_id == g.pci_bus_id;
-    return run && !s.gpu.name.empty() ? QString::fromStdString(s.gpu.name) : QStringLiteral("GPU");
+    return s.is_run_gpu(gpu) && !s.gpu.name.empty() ? QString::fromStdString(s.gpu.name) : QStringLiteral("GPU");
 }
 
 }  // namespace pinscope::ui

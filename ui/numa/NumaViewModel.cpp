@@ -1,7 +1,6 @@
 #include "numa/NumaViewModel.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 
@@ -27,25 +26,15 @@ std::optional<HostLane> host_lane_of(LaneKind kind) {
 // Waiting for a batch or for the device keeps the thread where it is but not busy.
 bool keeps_thread_busy(Stage stage) { return stage != Stage::Wait && stage != Stage::Sync; }
 
-bool same_bus_id(const std::string& a, const std::string& b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
 RunGpu find_run_gpu(const MachineTopology& topology, const NumaInputs& in) {
     RunGpu gpu;
     gpu.pci_bus_id = in.usage.gpu_pci_bus_id.empty() ? in.device_pci_bus_id : in.usage.gpu_pci_bus_id;
     gpu.name = in.device_name;
-    if (!gpu.pci_bus_id.empty()) {
-        for (const TopologyGpu& g : topology.gpus) {
-            if (!same_bus_id(g.pci_bus_id, gpu.pci_bus_id)) continue;
-            gpu.in_topology = true;
-            gpu.pci_bus_id = g.pci_bus_id;
-            if (!g.name.empty()) gpu.name = g.name;
-            gpu.node = g.node;
-            break;
-        }
+    if (const TopologyGpu* g = gpu.pci_bus_id.empty() ? nullptr : topology.find_gpu(gpu.pci_bus_id)) {
+        gpu.in_topology = true;
+        gpu.pci_bus_id = g->pci_bus_id;
+        if (!g->name.empty()) gpu.name = g->name;
+        gpu.node = g->node;
     }
     if (in.usage.gpu_node >= 0) gpu.node = in.usage.gpu_node;
     // With one node, whatever the GPU is, it is local to that node.
@@ -103,16 +92,15 @@ const NodeState* NumaSnapshot::node(int os_index) const {
     return nullptr;
 }
 
+bool NumaSnapshot::is_run_gpu(int index) const {
+    return gpu.in_topology && topology && index >= 0 && index < static_cast<int>(topology->gpus.size()) &&
+           topology->gpus[static_cast<std::size_t>(index)].pci_bus_id == gpu.pci_bus_id;
+}
+
 double NumaSnapshot::busy_on(HostLane lane, int cpu) const {
     const auto& uses = lanes[static_cast<std::size_t>(lane)];
     const auto it = std::lower_bound(uses.begin(), uses.end(), cpu, [](const CpuUse& u, int c) { return u.cpu < c; });
     return it != uses.end() && it->cpu == cpu ? it->busy : -1;
-}
-
-int node_holding_cpu(const MachineTopology& topology, int cpu) {
-    for (const TopologyNode& node : topology.nodes)
-        if (std::binary_search(node.cpus.begin(), node.cpus.end(), cpu)) return node.os_index;
-    return -1;
 }
 
 void NumaViewModel::reset() {
@@ -172,7 +160,7 @@ const NumaSnapshot& NumaViewModel::update(const NumaInputs& in, const SpanStore&
             if (!n.gpu_local && n.pinned_bytes > 0) snapshot_.cross_sources.push_back(n.node);
         if (snapshot_.cross_sources.empty())
             for (const CpuUse& use : snapshot_.lanes[static_cast<std::size_t>(HostLane::Workers)]) {
-                const int node = node_holding_cpu(topology, use.cpu);
+                const int node = topology.node_of_cpu(use.cpu);
                 if (node >= 0 && node != snapshot_.gpu.node &&
                     std::find(snapshot_.cross_sources.begin(), snapshot_.cross_sources.end(), node) ==
                         snapshot_.cross_sources.end())

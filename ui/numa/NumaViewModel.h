@@ -66,9 +66,10 @@ struct NumaSnapshot {
     // pinned pages: pageable batches, first-touched by the workers) those the workers ran on.
     std::vector<int> cross_sources;
 
-    bool available() const { return topology != nullptr; }
     bool gpu_node_known() const { return gpu.node >= 0; }
-    bool single_node() const { return topology && topology->nodes.size() <= 1; }
+    // Whether the topology's GPU at `index` is the run's.
+    bool is_run_gpu(int index) const;
+    bool single_node() const { return topology && topology->single_node(); }
     std::uint64_t pinned_total() const;
     const NodeState* node(int os_index) const;
     // How busy `lane` was on `cpu` in the last second; negative when it did not run there.
@@ -82,9 +83,6 @@ struct NumaInputs {
     std::string device_name;
     double now_s = 0;  // when this sample was taken (any origin): rates come from differences
 };
-
-// The NUMA node whose CPUs include `cpu`, -1 when none does.
-int node_holding_cpu(const MachineTopology& topology, int cpu);
 
 class NumaViewModel {
 public:

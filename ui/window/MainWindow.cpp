@@ -362,19 +362,13 @@ void MainWindow::preview_numa(const LoaderConfig& config) {
     } catch (const ConfigError&) {
         return;  // the controls say what is wrong with the file
     }
-    // A loaded topology's GPU is the one selected, else its first; this machine's is the GPU the
-    // run would open.
-    const std::optional<DeviceInfo> gpu = inputs.topology->from_file ? std::nullopt : cuda_device_of(config);
-    if (gpu) {
-        inputs.device_pci_bus_id = gpu->pci_bus_id;
-        inputs.device_name = gpu->name;
-    } else {
-        inputs.device_pci_bus_id = config.gpu_pci_bus_id;
-        if (inputs.device_pci_bus_id.empty() && inputs.topology->from_file && !inputs.topology->gpus.empty())
-            inputs.device_pci_bus_id = inputs.topology->gpus.front().pci_bus_id;
-        inputs.device_name =
-            "emulated " + emulated_profile(config.device.starts_with("emulated") ? config.device : "emulated");
-    }
+    // The GPU the run would use, as the engine picks it: on this machine the CUDA device it would open.
+    const std::optional<DeviceInfo> cuda = inputs.topology->from_file ? std::nullopt : cuda_device_of(config);
+    const TopologyGpu* gpu = run_gpu(config, *inputs.topology, cuda.value_or(DeviceInfo{}));
+    inputs.device_pci_bus_id = gpu != nullptr ? gpu->pci_bus_id : cuda ? cuda->pci_bus_id : std::string();
+    inputs.device_name = cuda ? cuda->name
+                              : "emulated " + emulated_profile(config.device.starts_with("emulated") ? config.device
+                                                                                                    : "emulated");
     numa_model_->reset();
     numa_view_->show_snapshot(numa_model_->update(inputs, SpanStore{}));
     controls_->set_run_topology(inputs.topology);
