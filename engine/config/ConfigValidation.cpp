@@ -172,12 +172,11 @@ void check_host(Checker& check, const LoaderConfig& config) {
 
 // What needs no topology: the run's topology is checked when it is loaded (numa/NumaPlan.h).
 void check_numa(Checker& check, const LoaderConfig& config) {
-    const std::pair<const char*, const CpuBinding*> bindings[] = {
-        {"bind_workers", &config.bind_workers}, {"bind_pin_thread", &config.bind_pin_thread},
-        {"bind_consumer", &config.bind_consumer}};
-    for (const auto& [field, binding] : bindings)
-        if (binding->policy == CpuBindPolicy::CpuList && binding->cpus.empty())
-            check.add(field, "\"\"", "none, local, remote, or a CPU list such as 0-3,8");
+    for (const BindingField& field : kBindingFields) {
+        const CpuBinding& binding = config.*field.member;
+        if (binding.policy == CpuBindPolicy::CpuList && binding.cpus.empty())
+            check.add(field.name, "\"\"", "none, local, remote, or a CPU list such as 0-3,8");
+    }
     if (!config.topology_xml.empty() && config.is_cuda())
         check.add("topology_xml", config.topology_xml,
                   "empty with a CUDA device: a loaded topology is not this machine, so only the emulated device runs on "

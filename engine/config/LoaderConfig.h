@@ -74,6 +74,15 @@ struct LoaderConfig {
     friend bool operator==(const LoaderConfig&, const LoaderConfig&) = default;
 };
 
+// The three thread bindings by their configuration key, in the order workers, pin thread, consumer.
+struct BindingField {
+    const char* name;
+    CpuBinding LoaderConfig::*member;
+};
+inline constexpr BindingField kBindingFields[] = {{"bind_workers", &LoaderConfig::bind_workers},
+                                                  {"bind_pin_thread", &LoaderConfig::bind_pin_thread},
+                                                  {"bind_consumer", &LoaderConfig::bind_consumer}};
+
 // The device keeps at most this many batches queued (copied or computing) ahead of the consumer,
 // as a training loop does when each step waits on the previous step's result.
 inline constexpr std::uint32_t kMaxBatchesOnDevice = 2;

@@ -5,16 +5,6 @@
 namespace pinscope {
 namespace {
 
-struct BindingField {
-    const char* name;
-    CpuBinding LoaderConfig::*member;
-};
-constexpr BindingField kBindingFields[] = {
-    {"bind_workers", &LoaderConfig::bind_workers},
-    {"bind_pin_thread", &LoaderConfig::bind_pin_thread},
-    {"bind_consumer", &LoaderConfig::bind_consumer},
-};
-
 // "node 0, CPUs 0-1": the one node of a single-node topology, for refusals.
 std::string only_node_text(const MachineTopology& topology) {
     if (topology.nodes.empty()) return "no node";

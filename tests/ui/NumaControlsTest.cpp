@@ -158,7 +158,7 @@ private slots:
         numa.bind_cpus(HostLane::Workers)->clear();
         QTest::keyClicks(numa.bind_cpus(HostLane::Workers), QStringLiteral("0-3,200"));
         QVERIFY(!panel.valid());
-        QVERIFY2(panel.issue_text().contains(QStringLiteral("the topology has no CPU 200")), qPrintable(panel.issue_text()));
+        QVERIFY2(panel.issue_text().contains(QStringLiteral("CPU 200 does not exist on this machine")), qPrintable(panel.issue_text()));
         numa.bind_cpus(HostLane::Workers)->clear();
         QTest::keyClicks(numa.bind_cpus(HostLane::Workers), QStringLiteral("0-3,8"));
         QVERIFY2(panel.valid(), qPrintable(panel.issue_text()));
@@ -173,7 +173,7 @@ private slots:
         config.membind = MemoryPlacement::Interleave;
         panel.set_config(config);
         QVERIFY(!panel.valid());
-        QVERIFY2(panel.issue_text().contains(QStringLiteral("membind: interleave needs a second NUMA node")), qPrintable(panel.issue_text()));
+        QVERIFY2(panel.issue_text().contains(QStringLiteral("interleave needs a second NUMA node")), qPrintable(panel.issue_text()));
     }
 
     void everyNumaFieldRoundTrips() {

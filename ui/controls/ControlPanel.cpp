@@ -21,6 +21,7 @@
 #include "controls/DeviceChoices.h"
 #include "controls/NumaControls.h"
 #include "memory/PinnedPool.h"
+#include "numa/NumaPlan.h"
 #include "plots/ByteFormat.h"
 #include "style/AppStyle.h"
 
@@ -340,7 +341,17 @@ LoaderConfig ControlPanel::config() const {
     return c;
 }
 
-bool ControlPanel::valid() const { return find_config_issues(config()).empty() && numa_->issues().empty(); }
+// The engine's checks of the configuration and, once its topology is loaded, of the NUMA placement.
+std::vector<ConfigIssue> ControlPanel::engine_issues(const LoaderConfig& config) const {
+    std::vector<ConfigIssue> issues = find_config_issues(config);
+    if (const MachineTopology* topology = numa_->selected_topology()) {
+        std::vector<ConfigIssue> numa = find_numa_issues(config, *topology);
+        issues.insert(issues.end(), numa.begin(), numa.end());
+    }
+    return issues;
+}
+
+bool ControlPanel::valid() const { return engine_issues(config()).empty() && numa_->issues().empty(); }
 
 void ControlPanel::set_run_topology(std::shared_ptr<const MachineTopology> topology) {
     if (numa_->set_run_topology(std::move(topology))) update_derived();
@@ -358,8 +369,8 @@ void ControlPanel::update_derived() {
     length_value_->setEnabled(length_kind_->currentIndex() != 0);
     length_value_->setDecimals(length_kind_->currentIndex() == 2 ? 0 : 1);
 
-    const auto issues = find_config_issues(c);
-    // The NUMA controls explain their fields with what was typed; the engine's word on the same field goes.
+    const auto issues = engine_issues(c);
+    // A CPU list that does not parse is explained with what was typed; the engine's word on that field goes.
     const QStringList numa_issues = numa_->issues();
     QStringList messages;
     for (const auto& issue : issues) {

@@ -5,9 +5,11 @@
 // an invalid one is explained under the controls and not applied.
 #include <QWidget>
 
+#include "config/ConfigError.h"
 #include "config/LoaderConfig.h"
 
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -65,6 +67,7 @@ private:
     void edited();
     void announce();
     void update_derived();
+    std::vector<ConfigIssue> engine_issues(const LoaderConfig& config) const;
     void select_device(const std::string& device);
 
     bool loading_ = false;

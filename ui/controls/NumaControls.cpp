@@ -42,9 +42,6 @@ constexpr int kRemote = 2;      // in both lists
 constexpr int kCpuList = 3;     // in kBindChoices
 constexpr int kInterleave = 3;  // in kMembindChoices
 
-constexpr CpuBinding LoaderConfig::*kBindFields[] = {&LoaderConfig::bind_workers, &LoaderConfig::bind_pin_thread,
-                                                     &LoaderConfig::bind_consumer};
-const char* const kBindNames[] = {"bind_workers", "bind_pin_thread", "bind_consumer"};
 
 void fill(QComboBox* combo, const auto& choices) {
     for (const Choice& c : choices) {
@@ -231,7 +228,7 @@ void NumaControls::show_config(const LoaderConfig& config) {
     }
     fill_gpus(config.gpu_pci_bus_id);
     for (std::size_t i = 0; i < binds_.size(); ++i) {
-        const CpuBinding& binding = config.*kBindFields[i];
+        const CpuBinding& binding = config.*kBindingFields[i].member;
         binds_[i].policy->setCurrentIndex(static_cast<int>(binding.policy));
         binds_[i].cpus->setText(binding.policy == CpuBindPolicy::CpuList ? QString::fromStdString(cpu_list_to_string(binding.cpus))
                                                                          : QString());
@@ -246,9 +243,9 @@ void NumaControls::write_to(LoaderConfig& config) const {
         binding.policy = static_cast<CpuBindPolicy>(binds_[i].policy->currentIndex());
         if (binding.policy == CpuBindPolicy::CpuList)
             binding.cpus = parse_cpu_list(binds_[i].cpus->text().toStdString()).value_or(std::vector<int>{});
-        config.*kBindFields[i] = binding;
+        config.*kBindingFields[i].member = binding;
     }
-    config.membind = parse_memory_placement(membind_->currentData().toString().toStdString()).value_or(MemoryPlacement::FirstTouch);
+    config.membind = static_cast<MemoryPlacement>(membind_->currentIndex());
     config.topology_xml = selected_xml();
     config.gpu_pci_bus_id = config.topology_xml.empty() ? std::string() : gpu_->currentData().toString().toStdString();
 }
@@ -264,34 +261,12 @@ bool NumaControls::set_run_topology(std::shared_ptr<const MachineTopology> topol
 
 QStringList NumaControls::issues() const {
     QStringList out;
-    const MachineTopology* t = selected_topology();
-    const int nodes = node_count();
-    const QString one_node = selected_xml().empty() ? QStringLiteral("this machine has one") : QStringLiteral("this topology has one");
     for (std::size_t i = 0; i < binds_.size(); ++i) {
-        const QString name = QString::fromUtf8(kBindNames[i]);
-        const int policy = binds_[i].policy->currentIndex();
-        if (policy == kRemote && nodes == 1)
-            out << QStringLiteral("%1: remote needs a second NUMA node; %2").arg(name, one_node);
-        if (policy != kCpuList) continue;
+        if (binds_[i].policy->currentIndex() != kCpuList) continue;
         const QString text = binds_[i].cpus->text().trimmed();
-        const auto cpus = parse_cpu_list(text.toStdString());
-        if (!cpus) {
-            out << QStringLiteral("%1: “%2” is not a CPU list; write it like 0-3,8").arg(name, text);
-            continue;
-        }
-        if (t == nullptr) continue;
-        for (int cpu : *cpus) {
-            const bool known = std::any_of(t->nodes.begin(), t->nodes.end(), [cpu](const TopologyNode& n) {
-                return std::binary_search(n.cpus.begin(), n.cpus.end(), cpu);
-            });
-            if (known) continue;
-            out << QStringLiteral("%1: the topology has no CPU %2").arg(name).arg(cpu);
-            break;
-        }
+        if (!parse_cpu_list(text.toStdString()))
+            out << QStringLiteral("%1: “%2” is not a CPU list; write it like 0-3,8").arg(QString::fromUtf8(kBindingFields[i].name), text);
     }
-    const int membind = membind_->currentIndex();
-    if ((membind == kRemote || membind == kInterleave) && nodes == 1)
-        out << QStringLiteral("membind: %1 needs a second NUMA node; %2").arg(membind_->currentText(), one_node);
     return out;
 }
 

@@ -33,9 +33,11 @@ public:
     bool set_run_topology(std::shared_ptr<const MachineTopology> topology);
     // Greys out what `config` makes moot; on a real GPU the topology goes back to this machine.
     void update_applicability(const LoaderConfig& config);
-    // What the engine cannot take: CPU lists that do not parse or name CPUs the topology lacks,
-    // remote placements on one node. Empty when all is well.
+    // CPU lists typed that do not parse, said with what was typed (the engine's checks of the
+    // configuration and of the selected topology say the rest). Empty when all is well.
     QStringList issues() const;
+    // The topology the selection names, once a run or the window's preview has loaded it; null before.
+    const MachineTopology* selected_topology() const;
     // NUMA nodes of the selected topology, -1 while unknown (no run has loaded it yet).
     int node_count() const;
 
@@ -59,7 +61,6 @@ private:
     void fill_gpus(const std::string& selected);
     std::string selected_xml() const;
     // The run's topology when it is the one selected, else null.
-    const MachineTopology* selected_topology() const;
     void set_remote_allowed(bool allowed, const QString& why);
 
     std::array<BindRow, kHostLaneCount> binds_;
