@@ -1,4 +1,5 @@
-# pinscope --view numa: the headless screenshot of the NUMA tab (offscreen), and a wrong tab refused.
+# pinscope --view numa: the headless screenshot of the NUMA tab (offscreen), unlike the live tab's,
+# and a wrong tab refused.
 #   cmake -DPINSCOPE=... -DOUT=dir -P CheckNumaScreenshot.cmake
 file(REMOVE_RECURSE ${OUT})
 execute_process(
@@ -12,6 +13,20 @@ endif()
 file(READ ${OUT}/numa.png signature LIMIT 8 HEX)
 if(NOT signature STREQUAL "89504e470d0a1a0a")
   message(FATAL_ERROR "${OUT}/numa.png is not a PNG (starts with ${signature})")
+endif()
+file(SIZE ${OUT}/numa.png size)
+if(size LESS 20000)
+  message(FATAL_ERROR "${OUT}/numa.png is only ${size} bytes: the window was not drawn")
+endif()
+# The same run shown on the live tab must look different: --view really picked the NUMA tab.
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen
+          ${PINSCOPE} --screenshot ${OUT}/live.png --view live --after 1 --size 1200x800
+  RESULT_VARIABLE status TIMEOUT 240)
+file(MD5 ${OUT}/numa.png numa_hash)
+file(MD5 ${OUT}/live.png live_hash)
+if(NOT status EQUAL 0 OR numa_hash STREQUAL live_hash)
+  message(FATAL_ERROR "--view live exited with ${status} or drew the same picture as --view numa")
 endif()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${PINSCOPE} --screenshot ${OUT}/x.png --view plots
