@@ -1,6 +1,7 @@
 #include "topology/MachineTopology.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <charconv>
 
@@ -73,18 +74,13 @@ std::string normalize_pci_bus_id(std::string_view text) {
     unsigned bus = 0;
     unsigned device = 0;
     unsigned function = 0;
-    if (!hex_field(domain_text, 8, domain) || domain > 0xffff || !hex_field(bus_text, 2, bus) ||
+    if (!hex_field(domain_text, 8, domain) || !hex_field(bus_text, 2, bus) ||
         !hex_field(device_text, 2, device) || device > 0x1f || !hex_field(text.substr(dot + 1), 1, function) ||
         function > 7)
         return "";
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string id = "0000:00:00.0";
-    for (int i = 0; i < 4; ++i) id[static_cast<std::size_t>(3 - i)] = kDigits[(domain >> (4 * i)) & 0xf];
-    id[5] = kDigits[bus >> 4];
-    id[6] = kDigits[bus & 0xf];
-    id[8] = kDigits[device >> 4];
-    id[9] = kDigits[device & 0xf];
-    id[11] = kDigits[function];
+    // Linux writes the domain with four digits, more where it needs them (VMD domains: "10000").
+    char id[24];
+    std::snprintf(id, sizeof id, "%04x:%02x:%02x.%x", domain, bus, device, function);
     return id;
 }
 

@@ -1,11 +1,12 @@
 #include "topology/PcieLink.h"
 
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+
+#include "topology/MachineTopology.h"
 
 namespace pinscope {
 
@@ -36,18 +37,6 @@ const Generation* generation_of(double gt_per_s) {
     return nullptr;
 }
 
-bool is_hex(const std::string& text) {
-    if (text.empty()) return false;
-    for (const char c : text)
-        if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-    return true;
-}
-
-std::string lower(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 std::string first_line(const std::filesystem::path& path) {
     std::ifstream in(path);
     std::string line;
@@ -64,29 +53,6 @@ std::optional<double> leading_number(const std::string& text) {
 }
 
 }  // namespace
-
-std::optional<std::string> normalise_pci_bus_id(const std::string& bus_id) {
-    // domain:bus:device.function, the domain optional (then 0).
-    const auto dot = bus_id.rfind('.');
-    if (dot == std::string::npos) return std::nullopt;
-    const std::string function = bus_id.substr(dot + 1);
-    std::string rest = bus_id.substr(0, dot);
-    const auto last_colon = rest.rfind(':');
-    if (last_colon == std::string::npos) return std::nullopt;
-    const std::string device = rest.substr(last_colon + 1);
-    rest = rest.substr(0, last_colon);
-    const auto colon = rest.rfind(':');
-    const std::string bus = colon == std::string::npos ? rest : rest.substr(colon + 1);
-    std::string domain = colon == std::string::npos ? "0" : rest.substr(0, colon);
-    if (!is_hex(domain) || !is_hex(bus) || !is_hex(device) || !is_hex(function)) return std::nullopt;
-    if (bus.size() > 2 || device.size() > 2 || function.size() != 1 || domain.size() > 8) return std::nullopt;
-    // CUDA writes the domain with eight digits, sysfs with four (more only when it needs them).
-    while (domain.size() > 4 && domain.front() == '0') domain.erase(0, 1);
-    const auto padded = [](const std::string& hex, std::size_t width) {
-        return std::string(hex.size() < width ? width - hex.size() : 0, '0') + hex;
-    };
-    return lower(padded(domain, 4) + ":" + padded(bus, 2) + ":" + padded(device, 2) + "." + function);
-}
 
 int pcie_generation(double gt_per_s) {
     const Generation* generation = generation_of(gt_per_s);
@@ -121,9 +87,9 @@ LinkState read_state(const std::filesystem::path& folder, const std::string& pre
 }  // namespace
 
 PcieLink read_pcie_link(const std::string& bus_id, const std::string& sysfs_root) {
-    const auto id = normalise_pci_bus_id(bus_id);
-    if (!id) return {};
-    const std::filesystem::path folder = std::filesystem::path(sysfs_root) / "bus/pci/devices" / *id;
+    const std::string id = normalize_pci_bus_id(bus_id);
+    if (id.empty()) return {};
+    const std::filesystem::path folder = std::filesystem::path(sysfs_root) / "bus/pci/devices" / id;
     PcieLink link;
     if (const LinkState current = read_state(folder, "current"); current.valid())
         link = PcieLink{current.name(), pcie_gb_per_s(current.gt_per_s, current.lanes), true, {}, 0};

@@ -17,10 +17,6 @@ struct PcieLink {
     double max_gb_per_s = 0;
 };
 
-// "00000000:19:00.0" (CUDA's form) or "0000:19:00.0" (sysfs) -> "0000:19:00.0": lower-case hex, a
-// four-digit domain. nullopt when it is not domain:bus:device.function.
-std::optional<std::string> normalise_pci_bus_id(const std::string& bus_id);
-
 // Theoretical GB/s per direction of `lanes` lanes at `gt_per_s` transfers per second per lane
 // (2.5, 5, 8, 16, 32 or 64); 0 for another rate.
 double pcie_gb_per_s(double gt_per_s, int lanes);

@@ -107,8 +107,9 @@ TEST(MachineTopology, NormalisesPciBusIds) {
     EXPECT_EQ(normalize_pci_bus_id("00000000:c1:00.0"), "0000:c1:00.0");  // CUDA's spelling
     EXPECT_EQ(normalize_pci_bus_id("0001:3b:1f.7"), "0001:3b:1f.7");
     EXPECT_EQ(normalize_pci_bus_id("4:0.1"), "0000:04:00.1");
+    EXPECT_EQ(normalize_pci_bus_id("00010000:C1:1F.7"), "10000:c1:1f.7");  // a VMD domain needs five digits
     for (const char* bad : {"", "c1:00", "c1.00.0", "0000:c1:00.8", "0000:c1:20.0", "0000:1c1:00.0", "zz:00.0",
-                            "100000:c1:00.0", "0000:c1:00.0x", ":c1:00.0"})
+                            "100000000:c1:00.0", "0000:c1:00.0x", ":c1:00.0", "0000:19:00.12", "../../etc:00:00.0"})
         EXPECT_EQ(normalize_pci_bus_id(bad), "") << bad;
 }
 
