@@ -60,7 +60,8 @@ public:
           cross_node_memcpy_factor_(profile.cross_node_memcpy_factor),
           bus_(std::move(bus)) {}
 
-    // A sample is written once (at memcpy speed) and then worked on for cpu_us.
+    // A sample is written once (at the profile's fill rate, slower while others stream) and then
+    // worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
         const double write_s = static_cast<double>(sample_bytes) / fill_bytes_per_s_;

@@ -49,7 +49,7 @@ std::vector<int> node_cpus(const MachineTopology& topology, int node) {
 
 ThreadCpus resolve(const CpuBinding& binding, const NumaPlan& plan, const TopologyGpu* gpu) {
     const MachineTopology& topology = *plan.topology;
-    ThreadCpus out{binding, true, {}};
+    ThreadCpus out{true, {}};
     switch (binding.policy) {
         case CpuBindPolicy::None:
             out.bound = false;
@@ -168,7 +168,6 @@ NumaPlan make_numa_plan(const LoaderConfig& config, std::shared_ptr<const Machin
     const TopologyGpu* gpu = run_gpu(config, machine, device);
     if (gpu != nullptr) {
         plan.gpu_pci_bus_id = gpu->pci_bus_id;
-        plan.gpu_name = gpu->name;
         plan.gpu_node = gpu->node;
     }
     plan.reference_node = plan.gpu_node >= 0 ? plan.gpu_node : machine.nodes.front().os_index;

@@ -25,7 +25,6 @@
 namespace pinscope {
 
 struct ThreadCpus {
-    CpuBinding binding;
     bool bound = false;     // false: the OS places the thread (cpus is then every CPU)
     std::vector<int> cpus;  // ascending
 };
@@ -39,7 +38,6 @@ struct NumaPlan {
     std::shared_ptr<const MachineTopology> topology;
     bool modelled = false;       // a loaded topology: CPUs and pages are placed in the model only
     std::string gpu_pci_bus_id;  // normalised; empty when the run's GPU is not on the topology
-    std::string gpu_name;
     int gpu_node = -1;           // -1: unknown
     int reference_node = 0;      // gpu_node, or the first node when unknown: what local and remote mean
     int remote_node = -1;        // -1 on a single-node topology

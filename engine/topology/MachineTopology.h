@@ -42,7 +42,7 @@ struct TopologyGpu {
 };
 
 struct MachineTopology {
-    std::string source;        // "this machine", or the XML file's path
+    std::string source;        // "this machine" (with why, if hwloc failed), an XML path, or "NAME (shipped sample)"
     bool from_file = false;    // a loaded topology: not the machine pinscope runs on
     std::string machine_name;  // hostname or product name when hwloc knows one, else ""
     std::vector<TopologyPackage> packages;

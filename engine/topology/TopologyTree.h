@@ -1,5 +1,5 @@
 #pragma once
-// A topology as text, for `pinscope-cli topology` and the run summary: packages, their NUMA nodes
+// A topology as text, for `pinscope-cli topology`: packages, their NUMA nodes
 // with memory, cores and CPUs, each NVIDIA GPU under its node, and where the run's GPU is local.
 #include <string>
 

@@ -26,13 +26,12 @@ public:
     explicit Trace(std::size_t span_capacity = kDefaultSpanCapacity,
                    std::size_t counter_capacity = kDefaultCounterCapacity);
 
-    // Off: only compute spans (what throughput is counted from) are kept, so that a run can be
-    // measured against itself to find what tracing costs.
+    // Off: only compute spans (what throughput is counted from) are recorded, so that a run can be
+    // measured against itself to find what tracing costs. LaneRecorder, which records every span,
+    // skips the others before it does any work for them.
     void set_all_spans(bool on) { all_spans_ = on; }
     bool all_spans() const { return all_spans_; }
-    void add(const Span& span) {
-        if (all_spans_ || span.stage == Stage::Compute) spans_.push(span);
-    }
+    void add(const Span& span) { spans_.push(span); }
     void add(Counter counter, TimeNs time, double value) { counters_.push({time, value, counter}); }
     void add_marker(TimeNs time, std::string text);
 
