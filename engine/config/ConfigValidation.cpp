@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "export/ExportFormat.h"
 #include "memory/PinnedPool.h"
 #include "topology/MachineTopology.h"
 
@@ -40,12 +41,6 @@ constexpr std::uint64_t kMinPinnedBudget = 16 * kMiB;
 std::string in_unit(std::uint64_t bytes, std::uint64_t unit, const char* name) {
     const double amount = std::round(static_cast<double>(bytes) / static_cast<double>(unit) * 10) / 10;
     return format_number(amount) + " " + name;
-}
-
-std::string size_text(std::uint64_t bytes) {
-    if (bytes >= kGiB) return in_unit(bytes, kGiB, "GiB");
-    if (bytes >= kMiB) return in_unit(bytes, kMiB, "MiB");
-    return in_unit(bytes, 1024, "KiB");
 }
 
 std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) {
@@ -102,14 +97,14 @@ bool check_sizes(Checker& check, const LoaderConfig& config) {
     const std::string sample_desc = shape_to_string(config.sample_shape) + " " + to_string(config.dtype);
     if (sample > kMaxSampleBytes) {
         check.add("sample_shape", shape_to_string(config.sample_shape),
-                  "a sample of at most " + size_text(kMaxSampleBytes) + "; " + sample_desc + " is " +
-                      size_text(sample));
+                  "a sample of at most " + format_size_rounded(kMaxSampleBytes) + "; " + sample_desc + " is " +
+                      format_size_rounded(sample));
         return false;
     }
     const std::uint64_t batch = sample * config.batch_size;
     if (batch > kMaxBatchBytes) {
         check.add("batch_size", std::to_string(config.batch_size),
-                  "a batch of at most " + size_text(kMaxBatchBytes) + "; the batch would be " + size_text(batch) +
+                  "a batch of at most " + format_size_rounded(kMaxBatchBytes) + "; the batch would be " + format_size_rounded(batch) +
                       " (" + std::to_string(config.batch_size) + " samples of " + sample_desc + ")");
         return false;
     }
@@ -194,8 +189,8 @@ bool check_budget_setting(Checker& check, const LoaderConfig& config) {
     const std::uint64_t physical = physical_memory_bytes();
     const std::uint64_t max = physical > 0 ? physical : std::numeric_limits<std::uint64_t>::max();
     return check.integer("pinned_budget_bytes", *config.pinned_budget_bytes, kMinPinnedBudget, max,
-                         " bytes (" + size_text(kMinPinnedBudget) + " to this machine's physical memory, " +
-                             size_text(physical) + ")");
+                         " bytes (" + format_size_rounded(kMinPinnedBudget) + " to this machine's physical memory, " +
+                             format_size_rounded(physical) + ")");
 }
 
 // The worst-case page-locked footprint must fit the budget: locking more than that is how a
@@ -206,8 +201,8 @@ void check_pinned_footprint(Checker& check, const LoaderConfig& config) {
     const std::uint64_t budget = config.pinned_budget_bytes.value_or(default_pinned_budget());
     if (bound.bytes() <= budget) return;
     const std::string value = config.pinned_budget_bytes
-                                  ? std::to_string(budget) + " (" + size_text(budget) + ")"
-                                  : "default (" + size_text(budget) + ", a quarter of physical memory)";
+                                  ? std::to_string(budget) + " (" + format_size_rounded(budget) + ")"
+                                  : "default (" + format_size_rounded(budget) + ", a quarter of physical memory)";
     check.add("pinned_budget_bytes", value,
               "a budget that holds what pin_memory would lock: up to " + in_unit(bound.bytes(), kGiB, "GiB") + " (" +
                   std::to_string(bound.blocks) + " blocks of " + in_unit(bound.block_bytes, kMiB, "MiB") +
