@@ -66,7 +66,8 @@ BandwidthCommand::BandwidthCommand(CLI::App& app)
         ->capture_default_str();
     command_->add_option("--csv", csv_path_, "write every point as CSV to this file")->type_name("FILE");
     command_->footer(
-        "Copies are timed as nvbandwidth times them: queued behind a spin kernel, CUDA events around them. "
+        "Copies are timed as nvbandwidth times them: CUDA events around them, pinned and write-combined "
+        "copies queued behind a spin kernel (pageable ones, staged by the host inside the call, without it). "
         "For h2d pinned the same copies also run as a plain cudaMemcpyAsync loop, to show what tracing costs. "
         "The emulated device shows its profile's curves. Ctrl-C stops and prints what was measured.");
 }

@@ -35,18 +35,6 @@ std::string header(const BandwidthResult& result) {
 
 }  // namespace
 
-std::string format_size(std::size_t bytes) {
-    static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    std::size_t unit = 0;
-    while (value >= 1024 && unit + 1 < std::size(kUnits)) {
-        value /= 1024;
-        ++unit;
-    }
-    const bool whole = value == static_cast<double>(static_cast<std::uint64_t>(value));
-    return (whole ? format_fixed(value, 0) : format_fixed(value, 1)) + " " + kUnits[unit];
-}
-
 std::string format_bandwidth_table(const BandwidthResult& result) {
     std::vector<Series> series;
     std::vector<std::size_t> sizes;

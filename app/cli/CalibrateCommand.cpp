@@ -4,7 +4,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "BandwidthTable.h"
 #include "ExitCodes.h"
 #include "OutputPaths.h"
 #include "calibrate/Calibration.h"
@@ -35,7 +34,7 @@ std::string summary(const HardwareProfile& p) {
            "\n" + "  pageable copies hold the host for " + format_fixed(100 * p.pageable_hold_fraction, 0) +
            "% of the copy and " + (p.pageable_overlaps_compute ? "overlap" : "do not overlap") + " a running kernel\n" +
            "  " + std::to_string(p.host_cores) + " host cores, memcpy " + rate(p.memcpy_gb_per_s) + " (into pinned " +
-           rate(p.memcpy_to_pinned_gb_per_s) + "), cudaHostAlloc of " + format_size(kCalibrationBatchBytes) + " " +
+           rate(p.memcpy_to_pinned_gb_per_s) + "), cudaHostAlloc of " + format_size_rounded(kCalibrationBatchBytes) + " " +
            format_fixed(p.host_alloc_us.at(kCalibrationBatchBytes) / 1000, 1) + " ms\n";
 }
 

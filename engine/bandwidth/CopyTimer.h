@@ -17,8 +17,9 @@ public:
     // The sweep asks for the link once, after its copies (a GPU's link trains down while idle).
     virtual std::string link_name() const = 0;  // "PCIe Gen5 x16"; empty when unknown
     virtual double link_gb_per_s() const = 0;   // theoretical, per direction; 0 if unknown
-    // Seconds for `repeats` back-to-back copies of `bytes`, timed as nvbandwidth does (stream held
-    // by a spin kernel while the copies are queued, CUDA events around them). traced: each copy
+    // Seconds for `repeats` back-to-back copies of `bytes`, timed as nvbandwidth does (CUDA events
+    // around them; pinned and write-combined copies queued while a spin kernel holds the stream,
+    // pageable ones, which the host stages inside the call, without the hold). traced: each copy
     // also bracketed by its own event pair, as the CUDA device records every copy of a run;
     // untraced: a plain cudaMemcpyAsync loop.
     virtual double time_copies(CopyDirection, HostMemoryKind, std::size_t bytes, int repeats, bool traced) = 0;

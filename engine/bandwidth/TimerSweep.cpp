@@ -1,5 +1,6 @@
 #include "bandwidth/TimerSweep.h"
 
+#include "export/ExportFormat.h"
 #include "metrics/Median.h"
 
 #include <algorithm>
@@ -13,13 +14,6 @@ namespace {
 constexpr std::size_t kSampleTargetBytes = std::size_t{64} << 20;
 constexpr int kMinRepeats = 4;
 constexpr int kMaxRepeats = 100;
-
-std::string size_text(std::size_t bytes) {
-    if (bytes % (std::size_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-    if (bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-    if (bytes % (std::size_t{1} << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
-    return std::to_string(bytes) + " bytes";
-}
 
 template <typename T>
 bool has_duplicates(std::vector<T> values) {
@@ -37,7 +31,7 @@ double sample_gb_per_s(CopyTimer& timer, CopyDirection direction, HostMemoryKind
     const double seconds = timer.time_copies(direction, memory, bytes, repeats, traced);
     if (!(seconds > 0) || !std::isfinite(seconds))
         throw DeviceError("timing " + std::to_string(repeats) + " " + to_string(direction) + " copies of " +
-                          size_text(bytes) + " from " + to_string(memory) + " memory on " + timer.info().name +
+                          format_size(bytes) + " from " + to_string(memory) + " memory on " + timer.info().name +
                           " gave " + std::to_string(seconds) + " s");
     return static_cast<double>(bytes) * repeats / seconds / 1e9;
 }
@@ -74,7 +68,7 @@ BandwidthPoint measure_point(CopyTimer& timer, CopyDirection direction, HostMemo
 
 std::vector<ConfigIssue> find_bandwidth_issues(const BandwidthOptions& options) {
     std::vector<ConfigIssue> issues;
-    const std::string largest = size_text(kMaxBandwidthBytes);
+    const std::string largest = format_size(kMaxBandwidthBytes);
     if (options.min_bytes < 1 || options.min_bytes > kMaxBandwidthBytes)
         issues.push_back({"min_bytes", std::to_string(options.min_bytes), "a size from 1 byte to " + largest});
     if (options.max_bytes < options.min_bytes || options.max_bytes > kMaxBandwidthBytes)

@@ -6,6 +6,8 @@
 #include <array>
 #include <cctype>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,15 +39,10 @@ std::vector<std::size_t> copy_sizes(bool quick) {
     return sizes;
 }
 
-std::string size_text(std::size_t bytes) {
-    if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
-    return std::to_string(bytes) + " bytes";
-}
-
 std::string cost_sizes_text() {
     std::string text;
     for (std::size_t i = 0; i < kCostSizes.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == kCostSizes.size() ? " and " : ", ") + size_text(kCostSizes[i]);
+        text += (i == 0 ? "" : i + 1 == kCostSizes.size() ? " and " : ", ") + format_size(kCostSizes[i]);
     return text;
 }
 
@@ -77,6 +74,20 @@ SizeCurve cost_curve(Measure&& measure) {
         curve.values.push_back(measure(bytes));
     }
     return curve;
+}
+
+// One probe call per size, both of its figures kept: the page-locking call's cost curve and the
+// cost curve of the call that undoes it.
+template <typename Measure>
+std::pair<SizeCurve, SizeCurve> pin_cost_curves(Measure&& measure) {
+    SizeCurve pin, unpin;
+    for (const std::size_t bytes : kCostSizes) {
+        const PinCosts costs = measure(bytes);
+        for (SizeCurve* curve : {&pin, &unpin}) curve->sizes_bytes.push_back(static_cast<double>(bytes));
+        pin.values.push_back(costs.pin_us);
+        unpin.values.push_back(costs.unpin_us);
+    }
+    return {std::move(pin), std::move(unpin)};
 }
 
 double fastest(const HardwareProfile& profile) {
@@ -122,22 +133,22 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
                        utc_text(options.when.value_or(std::chrono::system_clock::now())) + ". ";
     text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
-            " samples, CUDA events, each copy traced as in a run); how long a pageable " + size_text(kHoldBytes) +
+            " samples, CUDA events, each copy traced as in a run); how long a pageable " + format_size(kHoldBytes) +
             " copy holds the host (" + format_fixed(measured_hold_fraction, 2) + " of the copy" +
             (measured_hold_fraction > 1 ? ", recorded as 1" : "") + "); whether a pageable copy of " +
-            size_text(kCalibrationBatchBytes) + " overlaps a running kernel (" +
+            format_size(kCalibrationBatchBytes) + " overlaps a running kernel (" +
             (profile.pageable_overlaps_compute ? "yes" : "no") +
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
-            size_text(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
-            "; memcpy on one thread, pageable to pageable (" + size_text(memcpy_bytes) + " buffers, median of " +
+            format_size(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
+            "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "); freeing a just-written pageable buffer at " + cost_sizes_text() +
             "; with nothing else running: filling samples, collating them into freshly allocated pageable memory "
             "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
-            size_text(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
+            format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
             "H2D copy and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
             "freed written by a thread on another CPU), while " +
             thread_counts_text(profile.under_load) + " other threads fill, collate into fresh buffers and free them, "
-            "as loader workers do (" + size_text(kCalibrationBatchBytes) + " each). Each of these host figures is the "
+            "as loader workers do (" + format_size(kCalibrationBatchBytes) + " each). Each of these host figures is the "
             "median of " + std::to_string(kLoadRounds) + " rounds that visit the thread counts in turn. ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
@@ -148,7 +159,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
 
 // Host work alone and with k other threads streaming through memory, visited in kLoadRounds
 // interleaved rounds; each figure is the median of its rounds. Back-to-back samples share a
-// moment: on the H200 machine one calibration's pin rate read 8.8 GB/s and the next machine's 17.1,
+// moment: on the H200 machine one calibration's pin rate read 8.8 GB/s and the next calibration's 17.1,
 // while pins in the pipeline ran at 17. Sets the profile's idle rates (fill, first touch, pin of a
 // batch just collated) and its under-load curve: a thread's own streaming against the same alone;
 // work on a batch in memory against the idle figures for a batch just collated.
@@ -255,7 +266,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 12);
+    Steps steps(progress, 10);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -265,14 +276,12 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.copy_call_us = probe.copy_call_us();
     steps.next("kernel read of a batch");
     profile.device_read_gb_per_s = probe.device_read_gb_per_s(kCalibrationBatchBytes);
-    steps.next("cudaHostAlloc");
-    profile.host_alloc_us = cost_curve([&](std::size_t bytes) { return probe.host_alloc_us(bytes); });
-    steps.next("cudaFreeHost");
-    profile.free_host_us = cost_curve([&](std::size_t bytes) { return probe.free_host_us(bytes); });
-    steps.next("cudaHostRegister");
-    profile.host_register_us = cost_curve([&](std::size_t bytes) { return probe.host_register_us(bytes); });
-    steps.next("cudaHostUnregister");
-    profile.host_unregister_us = cost_curve([&](std::size_t bytes) { return probe.host_unregister_us(bytes); });
+    steps.next("cudaHostAlloc and cudaFreeHost");
+    std::tie(profile.host_alloc_us, profile.free_host_us) =
+        pin_cost_curves([&](std::size_t bytes) { return probe.host_alloc_free_us(bytes); });
+    steps.next("cudaHostRegister and cudaHostUnregister");
+    std::tie(profile.host_register_us, profile.host_unregister_us) =
+        pin_cost_curves([&](std::size_t bytes) { return probe.host_register_unregister_us(bytes); });
     steps.next("host cores");
     const HostCores cores = count_host_cores();
     profile.host_cores = cores.cores;

@@ -1,7 +1,8 @@
 #pragma once
 // `pinscope-cli calibrate`: measures a hardware profile on the GPU at hand, the JSON that the
 // emulated device then replays. The copy curves come from the bandwidth sweep on the probe's copy
-// timer, the host's cores and memcpy rate from this machine, the rest from the probe.
+// timer; the host's figures (cores, memcpy, fill, first touch, freeing pageable memory, and how
+// these slow under background load) from this machine; the rest from the probe.
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -46,8 +47,8 @@ void export_profile(const std::string& path, const HardwareProfile& profile);
 // unknown link -> "rtx-4090". Lower-case letters, digits and dashes only; "gpu" when nothing is left.
 std::string default_profile_name(const std::string& gpu_name, const std::string& link_name);
 
-// The sizes calibration measures the page-locking costs at, and the batch it measures the rest
-// with: 64 x 3x224x224 float32.
+// The batch calibration measures with (one of the sizes the page-locking costs are measured at,
+// too): 64 x 3x224x224 float32.
 inline constexpr std::size_t kCalibrationBatchBytes = 38535168;
 
 }  // namespace pinscope

@@ -16,6 +16,12 @@ namespace pinscope {
 // earlier and pushed out of the caches (a batch a worker handed over).
 enum class BatchState : std::uint8_t { JustCollated, InMemory };
 
+// Medians of a page-locking call and of the call that undoes it, timed on the same buffers in one pass.
+struct PinCosts {
+    double pin_us = 0;
+    double unpin_us = 0;
+};
+
 class CalibrationProbe {  // what only a real GPU can measure
 public:
     virtual ~CalibrationProbe() = default;
@@ -25,10 +31,8 @@ public:
     virtual bool pageable_overlaps_compute(std::size_t bytes) = 0;    // does a pageable H2D copy run while a kernel runs on another stream
     virtual double copy_call_us() = 0;                                // host cost of issuing a pinned async copy or a kernel launch (median)
     virtual double device_read_gb_per_s(std::size_t bytes) = 0;       // the compute kernel's pass over a batch in device memory
-    virtual double host_alloc_us(std::size_t bytes) = 0;              // cudaHostAlloc
-    virtual double free_host_us(std::size_t bytes) = 0;               // cudaFreeHost
-    virtual double host_register_us(std::size_t bytes) = 0;           // cudaHostRegister (of fresh malloc'd memory)
-    virtual double host_unregister_us(std::size_t bytes) = 0;         // cudaHostUnregister
+    virtual PinCosts host_alloc_free_us(std::size_t bytes) = 0;           // cudaHostAlloc, then cudaFreeHost
+    virtual PinCosts host_register_unregister_us(std::size_t bytes) = 0;  // cudaHostRegister (of fresh malloc'd memory), then cudaHostUnregister
     // Both read a batch collated into a fresh buffer (collated_batch), as the pipeline's are:
     virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState batch) = 0;  // one thread, into cudaHostAlloc'd memory
     virtual double pageable_h2d_gb_per_s(std::size_t bytes, BatchState batch) = 0;       // timed on the host to its end

@@ -1,6 +1,7 @@
 #pragma once
-// The host's side of a hardware profile, measured on this machine without the GPU: its cores and
-// how fast one thread copies memory.
+// The host's side of a hardware profile, measured on this machine without the GPU: its cores, how
+// fast one thread copies, fills and first-touches memory, and what freeing a pageable buffer costs;
+// and what calibration measures with: cache eviction, collated batches and background load.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <tuple>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +40,20 @@ std::string format_time_us(TimeNs time, TimeNs origin) {
 
 std::string format_time_s(TimeNs time, TimeNs origin) {
     return format_fixed(relative_s(time, origin), 6);
+}
+
+std::string format_size(std::uint64_t bytes) {
+    constexpr std::uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
+    if (bytes >= kGiB && bytes % kGiB == 0) return std::to_string(bytes / kGiB) + " GiB";
+    if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+    if (bytes >= kKiB && bytes < kMiB && bytes % kKiB == 0) return std::to_string(bytes / kKiB) + " KiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+std::string format_size_rounded(std::uint64_t bytes) {
+    constexpr std::uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
+    const auto [unit, name] = bytes >= kGiB ? std::pair{kGiB, "GiB"} : bytes >= kMiB ? std::pair{kMiB, "MiB"} : std::pair{kKiB, "KiB"};
+    return format_shortest(std::round(static_cast<double>(bytes) / static_cast<double>(unit) * 10) / 10) + " " + name;
 }
 
 std::string json_text(const nlohmann::json& value, int indent) {

@@ -1,6 +1,7 @@
 #pragma once
 // Formatting shared by the exporters, so that every file writes times, rates, numbers and lanes
 // the same way. All text is locale-independent.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,11 @@ std::string format_fixed(double value, int decimals);  // "12.500"
 std::string format_shortest(double value);             // the shortest text that reads back exactly
 std::string format_time_us(TimeNs time, TimeNs origin);  // microseconds, 3 decimals (exact)
 std::string format_time_s(TimeNs time, TimeNs origin);   // seconds, 6 decimals
+// Exact: whole GiB or MiB ("1 GiB", "1200 MiB"), whole KiB below 1 MiB ("64 KiB"), otherwise
+// bytes ("38535168 bytes").
+std::string format_size(std::uint64_t bytes);
+// Rounded for people to read, to a tenth of the largest unit it reaches: "36.8 MiB", "2 GiB", "0.5 KiB".
+std::string format_size_rounded(std::uint64_t bytes);
 
 // JSON text (compact for indent -1); invalid UTF-8 in strings is replaced rather than thrown on.
 std::string json_text(const nlohmann::json& value, int indent = -1);

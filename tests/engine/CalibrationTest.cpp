@@ -56,10 +56,14 @@ public:
     bool pageable_overlaps_compute(std::size_t) override { return false; }
     double copy_call_us() override { return 4.5; }
     double device_read_gb_per_s(std::size_t) override { return 2900; }
-    double host_alloc_us(std::size_t bytes) override { return 20 + static_cast<double>(bytes) / kMiB * 260; }
-    double free_host_us(std::size_t bytes) override { return 10 + static_cast<double>(bytes) / kMiB * 70; }
-    double host_register_us(std::size_t bytes) override { return 15 + static_cast<double>(bytes) / kMiB * 115; }
-    double host_unregister_us(std::size_t bytes) override { return 8 + static_cast<double>(bytes) / kMiB * 60; }
+    PinCosts host_alloc_free_us(std::size_t bytes) override {
+        const double mib = static_cast<double>(bytes) / kMiB;
+        return {20 + mib * 260, 10 + mib * 70};
+    }
+    PinCosts host_register_unregister_us(std::size_t bytes) override {
+        const double mib = static_cast<double>(bytes) / kMiB;
+        return {15 + mib * 115, 8 + mib * 60};
+    }
     double memcpy_to_pinned_gb_per_s(std::size_t, BatchState batch) override {
         return batch == BatchState::JustCollated ? 14.2 : 7.1;
     }
@@ -239,6 +243,22 @@ TEST(Calibration, HoldBeyondTheCopyIsCappedAndSaid) {
     const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
     EXPECT_DOUBLE_EQ(profile.pageable_hold_fraction, 1.0);
     EXPECT_NE(profile.source.find("(1.08 of the copy, recorded as 1)"), std::string::npos) << profile.source;
+}
+
+TEST(Calibration, SourceTextGivesSizesExactly) {
+    FakeProbe probe;
+    const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
+    for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 16 MiB, 38535168 bytes and 128 MiB",
+                             "pageable to pageable (4 MiB buffers"})
+        EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;
+    EXPECT_EQ(format_size(64 << 10), "64 KiB");
+    EXPECT_EQ(format_size(std::uint64_t{1} << 30), "1 GiB");
+    EXPECT_EQ(format_size(std::uint64_t{1200} << 20), "1200 MiB");
+    EXPECT_EQ(format_size(1000), "1000 bytes");
+    // What people read in summaries and messages: a tenth of the largest unit reached.
+    EXPECT_EQ(format_size_rounded(38535168), "36.8 MiB");
+    EXPECT_EQ(format_size_rounded(std::uint64_t{2} << 30), "2 GiB");
+    EXPECT_EQ(format_size_rounded(512), "0.5 KiB");
 }
 
 TEST(Calibration, AnInvalidMeasurementNamesTheField) {

@@ -2,10 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <vector>
 
 #include "calibrate/HostMeasurement.h"
@@ -15,6 +12,7 @@
 #include "device/cuda/CudaCopyTimer.h"
 #include "device/cuda/CudaDevice.h"
 #include "device/cuda/CudaHostBuffers.h"
+#include "memory/PageLockedMemory.h"
 #include "metrics/Median.h"
 
 namespace pinscope {
@@ -33,7 +31,7 @@ public:
         check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking); });
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking); });
-        for (cudaEvent_t* event : {&a_, &b_, &c_, &d_}) check("cudaEventCreate", [&] { return cudaEventCreate(event); });
+        for (cudaEvent_t* event : {&a_, &b_, &d_}) check("cudaEventCreate", [&] { return cudaEventCreate(event); });
         check("cudaMalloc", [&] { return cudaMalloc(reinterpret_cast<void**>(&records_), 2 * sizeof(ConsumeRecord)); });
         check("cudaOccupancyMaxActiveBlocksPerMultiprocessor", [&] { return consume_grid_for_device(ordinal_, grid_); });
     }
@@ -41,7 +39,7 @@ public:
     ~CudaCalibrationProbe() override {
         (void)cudaDeviceSynchronize();
         (void)cudaFree(records_);
-        for (cudaEvent_t event : {a_, b_, c_, d_}) (void)cudaEventDestroy(event);
+        for (cudaEvent_t event : {a_, b_, d_}) (void)cudaEventDestroy(event);
         (void)cudaStreamDestroy(compute_);
         (void)cudaStreamDestroy(copy_);
     }
@@ -60,7 +58,7 @@ public:
             const double held_us = us_since(start);
             check("cudaEventRecord", [&] { return cudaEventRecord(b_, copy_); });
             const double copy_us = elapsed_us(a_, b_);
-            if (i > 0) fractions.push_back(std::min(1.0, held_us / copy_us));  // the first is warm-up
+            if (i > 0) fractions.push_back(held_us / copy_us);  // the first is warm-up
         }
         return median(fractions);
     }
@@ -75,10 +73,8 @@ public:
         kernel.record = records_;
         kernel.next_record = records_ + 1;
         check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord), compute_); });
-        check("cudaEventRecord", [&] { return cudaEventRecord(a_, compute_); });
         check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
         check("cudaEventRecord", [&] { return cudaEventRecord(b_, compute_); });
-        check("cudaEventRecord", [&] { return cudaEventRecord(c_, copy_); });
         check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, copy_); });
         check("cudaEventRecord", [&] { return cudaEventRecord(d_, copy_); });
         // Overlapped: the copy finished while the kernel was still running.
@@ -130,10 +126,43 @@ public:
         return median(rates);
     }
 
-    double host_alloc_us(std::size_t bytes) override { return alloc_and_free(bytes).first; }
-    double free_host_us(std::size_t bytes) override { return alloc_and_free(bytes).second; }
-    double host_register_us(std::size_t bytes) override { return register_and_unregister(bytes).first; }
-    double host_unregister_us(std::size_t bytes) override { return register_and_unregister(bytes).second; }
+    // Medians of cudaHostAlloc and of cudaFreeHost of `bytes`, the pages touched in between as a
+    // batch would touch them.
+    PinCosts host_alloc_free_us(std::size_t bytes) override {
+        std::vector<double> allocs, frees;
+        for (int i = 0; i < kSamples; ++i) {
+            void* ptr = nullptr;
+            TimeNs start = now_ns();
+            check("cudaHostAlloc", [&] { return cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault); });
+            allocs.push_back(us_since(start));
+            std::memset(ptr, 1, bytes);
+            start = now_ns();
+            check("cudaFreeHost", [&] { return cudaFreeHost(ptr); });
+            frees.push_back(us_since(start));
+        }
+        return {median(allocs), median(frees)};
+    }
+
+    // Medians of cudaHostRegister and cudaHostUnregister of freshly allocated, filled memory.
+    PinCosts host_register_unregister_us(std::size_t bytes) override {
+        std::vector<double> registers, unregisters;
+        const std::size_t rounded = round_to_pages(bytes);
+        for (int i = 0; i < kSamples; ++i) {
+            const PageableBuffer buffer = allocate_pageable(rounded);
+            void* ptr = buffer.get();
+            std::memset(ptr, 1, rounded);
+            TimeNs start = now_ns();
+            cudaError_t error = cudaHostRegister(ptr, rounded, cudaHostRegisterDefault);
+            registers.push_back(us_since(start));
+            if (error == cudaSuccess) {
+                start = now_ns();
+                error = cudaHostUnregister(ptr);
+                unregisters.push_back(us_since(start));
+            }
+            if (error != cudaSuccess) throw_cuda_error("cudaHostRegister/cudaHostUnregister", ordinal_, error);
+        }
+        return {median(registers), median(unregisters)};
+    }
 
     // Both read a batch as the pipeline hands it on: just collated into a fresh buffer.
     double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState state) override {
@@ -181,52 +210,13 @@ private:
         return median(rates);
     }
 
-    // Medians of cudaHostAlloc and of cudaFreeHost of `bytes`, the pages touched in between as a
-    // batch would touch them.
-    std::pair<double, double> alloc_and_free(std::size_t bytes) {
-        std::vector<double> allocs, frees;
-        for (int i = 0; i < kSamples; ++i) {
-            void* ptr = nullptr;
-            TimeNs start = now_ns();
-            check("cudaHostAlloc", [&] { return cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault); });
-            allocs.push_back(us_since(start));
-            std::memset(ptr, 1, bytes);
-            start = now_ns();
-            check("cudaFreeHost", [&] { return cudaFreeHost(ptr); });
-            frees.push_back(us_since(start));
-        }
-        return {median(allocs), median(frees)};
-    }
-
-    // Medians of cudaHostRegister and cudaHostUnregister of freshly allocated, filled memory.
-    std::pair<double, double> register_and_unregister(std::size_t bytes) {
-        std::vector<double> registers, unregisters;
-        const std::size_t rounded = (bytes + 4095) / 4096 * 4096;
-        for (int i = 0; i < kSamples; ++i) {
-            void* ptr = std::aligned_alloc(4096, rounded);
-            if (!ptr) throw std::bad_alloc();
-            std::memset(ptr, 1, rounded);
-            TimeNs start = now_ns();
-            cudaError_t error = cudaHostRegister(ptr, rounded, cudaHostRegisterDefault);
-            registers.push_back(us_since(start));
-            if (error == cudaSuccess) {
-                start = now_ns();
-                error = cudaHostUnregister(ptr);
-                unregisters.push_back(us_since(start));
-            }
-            std::free(ptr);
-            if (error != cudaSuccess) throw_cuda_error("cudaHostRegister/cudaHostUnregister", ordinal_, error);
-        }
-        return {median(registers), median(unregisters)};
-    }
-
     int ordinal_;
     DeviceInfo info_;
     std::unique_ptr<CopyTimer> timer_;
     CudaHostBuffers host_;
     cudaStream_t copy_ = nullptr;
     cudaStream_t compute_ = nullptr;
-    cudaEvent_t a_ = nullptr, b_ = nullptr, c_ = nullptr, d_ = nullptr;
+    cudaEvent_t a_ = nullptr, b_ = nullptr, d_ = nullptr;
     ConsumeRecord* records_ = nullptr;
     ConsumeGrid grid_;
     CudaDeviceScratch device_;

@@ -62,7 +62,6 @@ public:
     // last kRecordSlots launches. Waits for the op.
     ConsumeRecord kernel_record(OpId compute);
     TimeNs clock_uncertainty_ns() const { return clock_->uncertainty_ns(); }
-    int ordinal() const { return ordinal_; }
 
     static constexpr std::uint32_t kRecordSlots = 64;
 

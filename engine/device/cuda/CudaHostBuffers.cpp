@@ -2,9 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <new>
 
 #include "device/cuda/CudaCheck.h"
 
@@ -18,7 +16,7 @@ CudaHostBuffers::~CudaHostBuffers() {
 void CudaHostBuffers::release(HostMemoryKind kind, Buffer& buffer) {
     if (!buffer.ptr) return;
     if (kind == HostMemoryKind::Pageable)
-        std::free(buffer.ptr);
+        pageable_.reset();
     else
         (void)cudaFreeHost(buffer.ptr);
     buffer = {};
@@ -28,11 +26,10 @@ void* CudaHostBuffers::get(HostMemoryKind kind, std::size_t bytes) {
     Buffer& buffer = buffers_[static_cast<int>(kind)];
     if (buffer.bytes >= bytes) return buffer.ptr;
     release(kind, buffer);
-    constexpr std::size_t kPage = 4096;
-    const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
+    const std::size_t rounded = round_to_pages(bytes);
     if (kind == HostMemoryKind::Pageable) {
-        buffer.ptr = std::aligned_alloc(kPage, rounded);
-        if (!buffer.ptr) throw std::bad_alloc();
+        pageable_ = allocate_pageable(rounded);
+        buffer.ptr = pageable_.get();
     } else {
         const unsigned flags = kind == HostMemoryKind::WriteCombined ? cudaHostAllocWriteCombined : cudaHostAllocDefault;
         cuda_call("cudaHostAlloc", ordinal_, [&] { return cudaHostAlloc(&buffer.ptr, rounded, flags); });

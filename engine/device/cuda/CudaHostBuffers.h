@@ -1,10 +1,12 @@
 #pragma once
-// Scratch memory for the bandwidth sweep and calibration. Host buffers of each kind the bandwidth sweep and calibration copy from, grown on demand and
-// kept: pinned (cudaHostAlloc), write-combined (cudaHostAlloc, WriteCombined) and pageable
-// (aligned_alloc, every page touched so that first-touch faults stay out of the timings).
+// Scratch memory for the bandwidth sweep and calibration, grown on demand and kept: host buffers of
+// each kind they copy from, pinned (cudaHostAlloc), write-combined (cudaHostAlloc, WriteCombined)
+// and pageable (allocate_pageable), every page touched so that first-touch faults stay out of the
+// timings; and one device buffer.
 #include <cstddef>
 
 #include "bandwidth/CopyKinds.h"
+#include "memory/PageLockedMemory.h"
 
 namespace pinscope {
 
@@ -26,6 +28,7 @@ private:
 
     int ordinal_;
     Buffer buffers_[3];
+    PageableBuffer pageable_;  // owns the pageable one of buffers_
 };
 
 // One device buffer, grown on demand (after the device has finished with the old one) and kept.
