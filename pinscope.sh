@@ -7,13 +7,19 @@
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
 
-packages=(build-essential cmake ninja-build pkg-config git libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev
-          libgtest-dev libgmock-dev
-          qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6 xvfb xauth)
+# Exactly what the build and the tests need, nothing optional (a fresh machine has no more than this;
+# hwloc's plugins, for one, are left out, and the tests pass with or without them).
+packages=(build-essential cmake ninja-build pkg-config          # the build
+          libhwloc-dev nlohmann-json3-dev libcli11-dev          # the engine and pinscope-cli
+          libgtest-dev libgmock-dev                             # the engine and CLI tests
+          qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6  # the desktop app
+          xvfb xauth)                                           # its test under a real X server (xvfb-run)
+
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 
 deps() {
     local missing=()
-    for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+    for p in "${packages[@]}"; do installed "$p" || missing+=("$p"); done
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "pinscope: installing ${missing[*]}"
     local sudo=""
