@@ -58,6 +58,7 @@ void LoaderPipeline::fail(std::exception_ptr error) {
         if (!error_) error_ = error;
     }
     interrupt();
+    stop_.request_stop();  // modelled waits anywhere end at once: the run is over
 }
 
 void LoaderPipeline::interrupt() {
@@ -144,10 +145,11 @@ std::optional<Batch> LoaderPipeline::take_next() {
     return batch;
 }
 
-std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomic<bool>& drain, std::stop_token stop) {
+std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomic<bool>& drain, std::stop_source stop) {
     use_precise_sleeps();
     const ThreadPlacementScope placement(plan_.get(), LaneKind::Consumer, 0);
-    const std::stop_callback on_stop(stop, [this] { interrupt(); });
+    stop_ = stop;
+    const std::stop_callback on_stop(stop.get_token(), [this] { interrupt(); });
     first_batch_ = sent_ = next_in_order_ = limits.first_batch;
     taken_ = 0;
     auto may_send = [&] { return !drain && !stopping_ && sent_ < limits.end_batch && now_ns() < limits.deadline; };

@@ -44,9 +44,10 @@ public:
     // Runs on the calling thread (the consumer) until the limits are reached or `drain` is set,
     // then delivers every batch already sent and waits for the device. Returns the next batch index.
     // A stop abandons the batches in flight instead: every thread ends at once and each batch's
-    // pinned block goes back to the pool (the device ends its own work early on the same stop).
-    // A failure anywhere stops every thread the same way and is rethrown here.
-    std::uint64_t run(const PipelineLimits& limits, const std::atomic<bool>& drain, std::stop_token stop = {});
+    // pinned block goes back to the pool (the device and the host work, which sleep on the same
+    // stop, end their own work early). A failure anywhere ends the run: it requests the stop, and
+    // is rethrown here.
+    std::uint64_t run(const PipelineLimits& limits, const std::atomic<bool>& drain, std::stop_source stop);
 
 private:
     struct OnDevice {
@@ -77,6 +78,7 @@ private:
     std::shared_ptr<const NumaPlan> plan_;
 
     std::atomic<bool> stopping_{false};  // a stop or a failure: everyone stops at once
+    std::stop_source stop_{std::nostopstate};  // the run's, during run()
     std::mutex error_mutex_;
     std::exception_ptr error_;
 

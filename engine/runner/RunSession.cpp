@@ -189,7 +189,7 @@ void RunSession::run_segments() {
         auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus, stop_.get_token());
         {
             LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_, &numa_);
-            next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_, stop_.get_token());
+            next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_, stop_);
         }
         std::optional<LoaderConfig> next;
         {

@@ -1,7 +1,7 @@
 // Stop is prompt whatever the run is waiting on (a 10 s kernel, 16 s of host work per batch, device
 // calls that cost 10 s each), abandons the batches in flight, and frees every pinned block; a kernel
-// cut short ends at the stop. A device that fails to open on reconfigure, or that breaks in the
-// middle of a run, ends the run with an error and nothing held.
+// cut short ends at the stop. A failure ends the run as promptly; a device that fails to open on
+// reconfigure, or that breaks in the middle of a run, ends the run with an error and nothing held.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -145,6 +145,28 @@ TEST(RunLength, EndsAtItsDeadlineAndCutsTheKernelShort) {
         if (span.stage == Stage::Compute) {
             EXPECT_LE(span.end, record.summary.metrics.end);
         }
+}
+
+TEST(RunnerFaults, AFailureEndsTheRunAtOnceWithATenSecondKernelInFlight) {
+    const std::uint64_t locked_before = test::locked_bytes();
+    RunnerOptions options;
+    options.make_device = [](const LoaderConfig&) {
+        return std::make_unique<FaultyDevice>(FaultyDevice::Fault::CopyFails, 2);  // behind the first kernel
+    };
+    LoaderConfig config = small_config(2, true);
+    config.batches.reset();
+    config.seconds = 600;
+    config.gpu_us_per_batch = kTenSecondsUs;
+    Runner runner(options);
+    const TimeNs start = now_ns();
+    runner.start(config);
+    runner.wait();
+    EXPECT_LT(now_ns() - start, kPrompt) << "the failure waited for the kernel in flight";
+    runner.stop();
+    const RunSummary summary = runner.summary();
+    EXPECT_NE(summary.error.find("injected failure"), std::string::npos) << summary.error;
+    EXPECT_EQ(summary.pinned.reserved_bytes.current, 0);
+    EXPECT_EQ(test::locked_bytes(), locked_before);
 }
 
 TEST(RunnerFaults, ReconfiguringOntoADeviceThatFailsToOpenEndsTheRunCleanly) {
