@@ -103,7 +103,7 @@ int BandwidthCommand::execute() const {
     std::size_t done = 0;
     // On a terminal each point overwrites the last; into a file or pipe, one line each.
     const bool terminal = ::isatty(STDERR_FILENO) == 1;
-    const InterruptSignals signals;
+    const app::InterruptSignals signals;
     BandwidthResult result;
     try {
         result = run_bandwidth_sweep(options, [&](double, const BandwidthPoint& point) {
@@ -111,7 +111,7 @@ int BandwidthCommand::execute() const {
                       << to_string(point.direction) << ' ' << to_string(point.memory) << ' '
                       << format_size(point.bytes) << ": " << format_fixed(point.gb_per_s, 2) << " GB/s"
                       << (terminal ? "" : "\n") << std::flush;
-            return !InterruptSignals::raised();
+            return !app::InterruptSignals::raised();
         });
     } catch (const ConfigError& error) {
         if (terminal && done > 0) std::cerr << '\n';
@@ -123,7 +123,7 @@ int BandwidthCommand::execute() const {
     }
     if (terminal && done > 0) std::cerr << '\n';
     if (!result.note.empty()) std::cerr << kProgram << ": " << result.note << '\n';
-    if (InterruptSignals::raised())
+    if (app::InterruptSignals::raised())
         std::cerr << kProgram << ": interrupted after " << result.points.size() << " of " << total << " points\n";
 
     std::cout << format_bandwidth_table(result) << std::flush;
@@ -131,7 +131,7 @@ int BandwidthCommand::execute() const {
         export_bandwidth_csv(csv_path_, result);
         std::cout << "wrote " << csv_path_ << '\n';
     }
-    return kExitOk;
+    return app::InterruptSignals::raised() ? app::InterruptSignals::exit_status() : kExitOk;
 }
 
 }  // namespace pinscope::cli

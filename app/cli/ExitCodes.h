@@ -9,6 +9,8 @@ inline constexpr const char* kProgram = "pinscope-cli";
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;  // the run or a file failed: device error, run error, write error
 inline constexpr int kExitUsage = 2;    // bad input: flag, value, config file, configuration
+// A run stopped by SIGINT or SIGTERM exits 128 + the signal (130, 143) once its outputs are written:
+// app::InterruptSignals::exit_status().
 
 // Bad input; the message names the flag or field, the value and what is allowed.
 class UsageError : public std::runtime_error {

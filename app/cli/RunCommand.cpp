@@ -39,7 +39,9 @@ RunCommand::RunCommand(CLI::App& app)
     command_->add_option("--trace", trace_path_, "write a Chrome trace (opens in Perfetto) to this file")
         ->type_name("FILE");
     command_->add_option("--summary", summary_path_, "write the summary as JSON to this file")->type_name("FILE");
-    command_->footer("Ctrl-C stops the run early; the summary and files still come out.");
+    command_->footer(
+        "Ctrl-C (or SIGTERM) stops the run at once; the summary and files still come out, then it exits 130 "
+        "(143 for SIGTERM).");
 }
 
 bool RunCommand::selected() const { return command_->parsed(); }
@@ -78,7 +80,8 @@ int RunCommand::execute() const {
         if (!driver.engine_reported_error()) std::cerr << kProgram << ": run failed: " << summary.error << '\n';
         return kExitFailure;
     }
-    return written ? kExitOk : kExitFailure;
+    if (!written) return kExitFailure;
+    return RunDriver::interrupted() ? app::InterruptSignals::exit_status() : kExitOk;
 }
 
 }  // namespace pinscope::cli

@@ -39,7 +39,7 @@ RunDriver::RunDriver(bool keep_record, Measurement measurement)
 
 RunDriver::~RunDriver() { runner_.stop(); }
 
-bool RunDriver::interrupted() { return InterruptSignals::raised(); }
+bool RunDriver::interrupted() { return app::InterruptSignals::raised(); }
 
 bool RunDriver::run(const LoaderConfig& config) {
     runner_.start(config);

@@ -36,7 +36,7 @@ public:
     bool engine_reported_error() const { return reported_error_->load(); }
 
 private:
-    InterruptSignals signals_;
+    app::InterruptSignals signals_;
     std::shared_ptr<std::atomic<bool>> reported_error_;
     Runner runner_;
 };

@@ -32,7 +32,7 @@ SweepCommand::SweepCommand(CLI::App& app)
         "0,4,8 --pin-memory off,on --membind local,remote (a CPU list stays one item: --bind local,0-3,8 is local and "
         "0-3,8). As in PyTorch, prefetch applies only with workers and pin_mode only with "
         "pin_memory on, so such combinations run once. Each combination runs for the run length given. Ctrl-C stops "
-        "the sweep and prints what has run.");
+        "the sweep and prints (and writes) what has run, then it exits 130 (143 for SIGTERM).");
 }
 
 bool SweepCommand::selected() const { return command_->parsed(); }
@@ -94,7 +94,7 @@ int SweepCommand::execute() const {
         export_sweep_csv(csv_path_, rows);
         std::cout << "wrote " << csv_path_ << '\n';
     }
-    return kExitOk;
+    return RunDriver::interrupted() ? app::InterruptSignals::exit_status() : kExitOk;
 }
 
 }  // namespace pinscope::cli

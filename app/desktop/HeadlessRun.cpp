@@ -11,6 +11,7 @@
 #include "controls/ControlPanel.h"
 #include "export/ExportActions.h"
 #include "export/ImageExport.h"
+#include "InterruptWatch.h"
 #include "window/MainWindow.h"
 
 namespace pinscope::desktop {
@@ -44,9 +45,11 @@ int run_headless(const CommandLine& line) {
     window.resize(line.size);
     window.show_tab(line.view);
     window.show();
-    if (!window.start()) return 1;
-
-    QTimer::singleShot(static_cast<int>(line.after_s * 1000), &window, [&] {
+    bool finished = false;
+    // After --after seconds, or at once on SIGINT or SIGTERM: the same outputs either way.
+    const auto finish = [&] {
+        if (finished) return;
+        finished = true;
         ui::ExportActions& exports = window.exports();
         try {
             window.feed().poll();  // the very latest spans in the picture
@@ -73,8 +76,15 @@ int run_headless(const CommandLine& line) {
             status = 1;
         }
         window.stop();
+        if (status == 0) status = app::InterruptSignals::exit_status();
         QApplication::exit(status);
+    };
+    const InterruptWatch interrupt([&] {
+        say(QStringLiteral("interrupted; the screenshot and exports show the run so far"));
+        finish();
     });
+    if (!window.start()) return 1;
+    QTimer::singleShot(static_cast<int>(line.after_s * 1000), &window, finish);
     const int loop = QApplication::exec();
     return status != 0 ? status : loop;
 }

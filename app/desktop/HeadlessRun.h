@@ -6,7 +6,8 @@
 
 namespace pinscope::desktop {
 
-// Runs the event loop; returns the process's exit code (0 done, 1 the run or a file failed).
+// Runs the event loop; returns the process's exit code (0 done, 1 the run or a file failed, 130 or
+// 143 when SIGINT or SIGTERM ended it early: the screenshot and exports are written first).
 int run_headless(const CommandLine& line);
 
 }  // namespace pinscope::desktop

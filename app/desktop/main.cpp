@@ -6,6 +6,7 @@
 
 #include "CommandLine.h"
 #include "HeadlessRun.h"
+#include "InterruptWatch.h"
 #include "style/AppStyle.h"
 #include "window/MainWindow.h"
 
@@ -55,5 +56,10 @@ int main(int argc, char** argv) {
     pinscope::ui::MainWindow window;
     window.show_tab(line.view);
     window.show();
+    // Ctrl-C or SIGTERM: stop the run and close as the window's own close would, then exit 130 / 143.
+    const pinscope::desktop::InterruptWatch interrupt([&] {
+        window.close();
+        QApplication::exit(pinscope::app::InterruptSignals::exit_status());
+    });
     return QApplication::exec();
 }

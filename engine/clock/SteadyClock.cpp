@@ -3,9 +3,39 @@
 #include <sys/prctl.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 namespace pinscope {
+namespace {
+
+std::chrono::steady_clock::time_point steady_time(TimeNs ns) {
+    return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(ns));
+}
+
+// Sleeps until `until` or a stop, whichever comes first.
+void sleep_or_stop(TimeNs until, const std::stop_token& stop) {
+    if (!stop.stop_possible()) {
+        std::this_thread::sleep_until(steady_time(until));
+        return;
+    }
+    struct Waker {
+        std::mutex mutex;
+        std::condition_variable woken;
+    };
+    thread_local Waker mine;
+    Waker* waker = &mine;  // the callback runs on the thread that stops, with its own thread_locals
+    // Registered before the lock is taken: on a stop already requested it runs here, at once.
+    const std::stop_callback wake(stop, [waker] {
+        std::lock_guard lock(waker->mutex);
+        waker->woken.notify_all();
+    });
+    std::unique_lock lock(waker->mutex);
+    waker->woken.wait_until(lock, steady_time(until), [&] { return stop.stop_requested(); });
+}
+
+}  // namespace
 
 TimeNs now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -13,20 +43,20 @@ TimeNs now_ns() {
         .count();
 }
 
-void sleep_until_ns(TimeNs deadline) {
+bool sleep_until_ns(TimeNs deadline, const std::stop_token& stop) {
     // Sleep to just short of the deadline, then yield the rest away: a plain sleep overshoots by
     // the scheduler's wake-up latency, which would add up over thousands of modelled stages.
     constexpr TimeNs kSpinNs = 30'000;
     TimeNs now = now_ns();
     if (deadline - now > kSpinNs) {
-        std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
-            std::chrono::nanoseconds(deadline - kSpinNs)));
+        sleep_or_stop(deadline - kSpinNs, stop);
         now = now_ns();
     }
-    while (now < deadline) {
+    while (now < deadline && !stop.stop_requested()) {
         std::this_thread::yield();
         now = now_ns();
     }
+    return !stop.stop_requested() || now >= deadline;
 }
 
 void use_precise_sleeps() { prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); }

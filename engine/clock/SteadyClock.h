@@ -1,13 +1,16 @@
 #pragma once
 // The one clock of the engine: nanoseconds on std::chrono::steady_clock, and precise sleeps.
+#include <stop_token>
+
 #include "trace/Span.h"
 
 namespace pinscope {
 
 TimeNs now_ns();
 // Sleeps until the deadline; returns at once if it has passed. Precise to tens of microseconds
-// once the thread has called use_precise_sleeps().
-void sleep_until_ns(TimeNs deadline);
+// once the thread has called use_precise_sleeps(). Every modelled wait of a run sleeps here with
+// the run's stop token: a stop ends the sleep at once, and then it returns false.
+bool sleep_until_ns(TimeNs deadline, const std::stop_token& stop = {});
 // Lowers this thread's timer slack (Linux defaults to 50 us) so that modelled waits end on time.
 void use_precise_sleeps();
 

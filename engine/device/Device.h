@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,11 @@ public:
     virtual void collect_completed(std::vector<CompletedOp>& out) = 0;
     // Waits for everything queued.
     virtual void synchronize() = 0;
+    // The run's stop: once it is requested, work in flight ends early and nothing waits long.
+    // The emulated device ends its modelled operations at the stop (those not begun never run and
+    // are not reported) and its holds and waits return; the CUDA kernel stops spinning, so a
+    // cut-short kernel's span ends at the stop. Set before the run starts.
+    virtual void set_stop(std::stop_token stop) = 0;
     // Off: copies are still tracked to completion but not timed (their CompletedOp has start ==
     // end == when completion was seen), so a run can be measured without its tracing.
     virtual void set_copy_timing(bool /*on*/) {}

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 
 #include "config/LoaderConfig.h"
 #include "memory/PageLockedMemory.h"
@@ -54,9 +55,10 @@ public:
 };
 
 // Modeled needs a profile, and shares `bus` with the emulated device's pageable staging (a bus of
-// its own when null); Real ignores both.
+// its own when null); Real ignores both. Once `stop` is requested, work in progress ends at once
+// (its WorkTimes end at the stop) and later work takes no time.
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
-                                         std::shared_ptr<ModeledMemoryBus> bus = nullptr);
+                                         std::shared_ptr<ModeledMemoryBus> bus = nullptr, std::stop_token stop = {});
 
 // The byte pattern of a sample, before its CPU work: what a GPU-side checksum can check against.
 void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index);

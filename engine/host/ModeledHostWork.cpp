@@ -11,7 +11,7 @@
 
 namespace pinscope {
 
-std::unique_ptr<HostWork> make_real_host_work();
+std::unique_ptr<HostWork> make_real_host_work(std::stop_token stop);
 
 namespace {
 
@@ -20,38 +20,40 @@ constexpr TimeNs kLateness = 1'000'000;  // how late a thread may be and still s
 // The profiled machine's cores: more busy threads than cores queue for one, as they would there.
 class ModeledCores {
 public:
-    explicit ModeledCores(int cores) : free_(cores) {}
+    ModeledCores(int cores, std::stop_token stop) : free_(cores), stop_(std::move(stop)) {}
     WorkTimes run_for(TimeNs duration, TimeNs ready) {
         {
             std::unique_lock lock(mutex_);
             if (free_ == 0) {
-                freed_.wait(lock, [&] { return free_ > 0; });
+                freed_.wait(lock, stop_, [&] { return free_ > 0; });
+                if (free_ == 0) return {now_ns(), now_ns()};  // stopped while it queued
                 ready = now_ns();  // it really waited for a core
             }
             --free_;
         }
         const TimeNs start = std::max(ready, now_ns() - kLateness);
-        sleep_until_ns(start + duration);
+        const bool done = sleep_until_ns(start + duration, stop_);
         {
             std::lock_guard lock(mutex_);
             ++free_;
         }
         freed_.notify_one();
-        return {start, start + duration};
+        return {start, done ? start + duration : std::clamp(now_ns(), start, start + duration)};
     }
 
 private:
     std::mutex mutex_;
-    std::condition_variable freed_;
+    std::condition_variable_any freed_;
     int free_;
+    std::stop_token stop_;
 };
 
 TimeNs seconds_to_ns(double s) { return static_cast<TimeNs>(s * 1e9); }
 
 class ModeledHostWork final : public HostWork {
 public:
-    ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus)
-        : cores_(profile.host_cores),
+    ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop)
+        : cores_(profile.host_cores, std::move(stop)),
           fill_bytes_per_s_((profile.fill_gb_per_s > 0 ? profile.fill_gb_per_s : profile.memcpy_gb_per_s) * 1e9),
           pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9),
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
@@ -102,10 +104,10 @@ private:
 }  // namespace
 
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
-                                         std::shared_ptr<ModeledMemoryBus> bus) {
-    if (mode == HostMode::Real) return make_real_host_work();
+                                         std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop) {
+    if (mode == HostMode::Real) return make_real_host_work(std::move(stop));
     if (!bus) bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
-    return std::make_unique<ModeledHostWork>(profile, std::move(bus));
+    return std::make_unique<ModeledHostWork>(profile, std::move(bus), std::move(stop));
 }
 
 }  // namespace pinscope

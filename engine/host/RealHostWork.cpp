@@ -11,28 +11,29 @@ namespace {
 constexpr std::size_t kWorkChunk = 16 * 1024;  // bytes transformed between clock reads
 
 // The per-sample CPU work: passes over the sample's bytes, transforming them in place, until the
-// time is spent. At least one pass, so that the work really reads and writes the sample.
-void work_on(std::byte* sample, std::size_t bytes, double cpu_us) {
+// time is spent or the run stops. At least one pass, so that the work really reads and writes the sample.
+void work_on(std::byte* sample, std::size_t bytes, double cpu_us, const std::stop_token& stop) {
     const TimeNs deadline = now_ns() + static_cast<TimeNs>(cpu_us * 1e3);
     auto* words = reinterpret_cast<std::uint32_t*>(sample);
     const std::size_t count = bytes / sizeof(std::uint32_t);
     std::size_t i = 0;
     do {
-        const std::size_t stop = std::min(count, i + kWorkChunk / sizeof(std::uint32_t));
-        for (; i < stop; ++i) words[i] = words[i] * 1664525u + 1013904223u;
+        const std::size_t chunk_end = std::min(count, i + kWorkChunk / sizeof(std::uint32_t));
+        for (; i < chunk_end; ++i) words[i] = words[i] * 1664525u + 1013904223u;
         if (i == count) i = 0;
-    } while (now_ns() < deadline && count > 0);
+    } while (now_ns() < deadline && count > 0 && !stop.stop_requested());
 }
 
 class RealHostWork final : public HostWork {
 public:
+    explicit RealHostWork(std::stop_token stop) : stop_(std::move(stop)) {}
     WorkTimes load_samples(std::byte* dst, std::size_t sample_bytes, std::uint32_t count, double cpu_us,
                            std::uint64_t first_sample, TimeNs) override {
         const TimeNs start = now_ns();
         for (std::uint32_t s = 0; s < count; ++s) {
             std::byte* sample = dst + s * sample_bytes;
             fill_sample(sample, sample_bytes, first_sample + s);
-            if (cpu_us > 0) work_on(sample, sample_bytes, cpu_us);
+            if (cpu_us > 0) work_on(sample, sample_bytes, cpu_us, stop_);
         }
         return {start, now_ns()};
     }
@@ -47,6 +48,9 @@ public:
         return {start, now_ns()};
     }
     bool touches_memory() const override { return true; }
+
+private:
+    std::stop_token stop_;
 };
 
 }  // namespace
@@ -63,6 +67,8 @@ void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index) 
     for (std::size_t i = words * sizeof(std::uint32_t); i < bytes; ++i) dst[i] = static_cast<std::byte>(seed >> (8 * (i % 4)));
 }
 
-std::unique_ptr<HostWork> make_real_host_work() { return std::make_unique<RealHostWork>(); }
+std::unique_ptr<HostWork> make_real_host_work(std::stop_token stop) {
+    return std::make_unique<RealHostWork>(std::move(stop));
+}
 
 }  // namespace pinscope

@@ -33,6 +33,7 @@ void PagePopulator::populate(void* ptr, std::size_t bytes) {
 void PagePopulator::forget(void* ptr) {
     std::unique_lock lock(mutex_);
     std::erase_if(queue_, [&](const Range& r) { return r.ptr == ptr; });
+    if (busy_with_ == ptr) forgotten_ = ptr;
     changed_.wait(lock, [&] { return busy_with_ != ptr; });
 }
 
@@ -53,10 +54,12 @@ void PagePopulator::main() {
             pthread_setaffinity_np(pthread_self(), sizeof range.cpus, &range.cpus) == 0)
             current = range.cpus;
         // One write per page faults it in (and, the range being locked on fault, locks it).
-        for (std::size_t offset = 0; offset < range.bytes; offset += page)
+        for (std::size_t offset = 0; offset < range.bytes && forgotten_.load(std::memory_order_relaxed) != range.ptr;
+             offset += page)
             *static_cast<volatile std::byte*>(range.ptr + offset) = std::byte{0};
         lock.lock();
         busy_with_ = nullptr;
+        forgotten_ = nullptr;
         changed_.notify_all();
     }
 }

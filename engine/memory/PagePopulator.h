@@ -6,6 +6,7 @@
 // that thread would have.
 #include <sched.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -22,8 +23,8 @@ public:
     PagePopulator& operator=(const PagePopulator&) = delete;
 
     void populate(void* ptr, std::size_t bytes);
-    // Before a range is unmapped or unlocked: drops it from the queue, or waits while it is being
-    // populated.
+    // Before a range is unmapped or unlocked: drops it from the queue, or ends its population
+    // early and waits for the page in hand.
     void forget(void* ptr);
 
 private:
@@ -38,6 +39,7 @@ private:
     std::condition_variable changed_;
     std::deque<Range> queue_;
     void* busy_with_ = nullptr;
+    std::atomic<void*> forgotten_{nullptr};  // the range in hand is to be left as it is
     bool stopping_ = false;
     std::thread thread_;
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <string>
 
 #include "clock/SteadyClock.h"
@@ -192,16 +193,21 @@ void PinnedPool::release(const PinnedBlock& block, OpId after) {
     if (after == 0) process_events();
 }
 
-void PinnedPool::process_events(LaneRecorder* recorder) {
+void PinnedPool::process_events(LaneRecorder* recorder) { retire_pending(recorder, false); }
+
+void PinnedPool::retire_pending(LaneRecorder* recorder, bool all) {
     std::vector<PinnedBlock> to_free;
     std::vector<PinnedBlock> retired;
     {
         std::lock_guard lock(mutex_);
-        auto done = std::stable_partition(pending_.begin(), pending_.end(),
-                                          [&](const Pending& p) { return !device_.is_complete(p.after); });
-        if (done == pending_.end()) return;
-        for (auto it = done; it != pending_.end(); ++it) {
-            const PinnedBlock& block = it->block;
+        // Asked first, so that a device that fails to answer leaves pending_ as it was.
+        std::vector<Pending> still;
+        std::vector<Pending> done;
+        for (const Pending& p : pending_) (all || device_.is_complete(p.after) ? done : still).push_back(p);
+        if (done.empty()) return;
+        pending_.swap(still);
+        for (const Pending& p : done) {
+            const PinnedBlock& block = p.block;
             if (observer_ != nullptr) retired.push_back(block);
             handed_out_.erase(block.ptr);
             stats_.allocation.decrease(1);
@@ -211,7 +217,6 @@ void PinnedPool::process_events(LaneRecorder* recorder) {
             else
                 to_free.push_back(block);
         }
-        pending_.erase(done, pending_.end());
         in_use_bytes_.store(static_cast<std::uint64_t>(stats_.allocated_bytes.current), std::memory_order_relaxed);
     }
     for (const PinnedBlock& block : retired) observer_->retired(block);
@@ -220,35 +225,53 @@ void PinnedPool::process_events(LaneRecorder* recorder) {
 }
 
 void PinnedPool::free_blocks(const std::vector<PinnedBlock>& blocks, LaneRecorder* recorder) {
-    for (const PinnedBlock& block : blocks) host_free(block, recorder);
+    // Every block goes, even after one fails to; the first failure is the one reported.
+    std::exception_ptr failure;
+    for (const PinnedBlock& block : blocks) {
+        try {
+            host_free(block, recorder);
+        } catch (...) {
+            if (!failure) failure = std::current_exception();
+        }
+    }
     if (!blocks.empty()) released_.notify_all();
+    if (failure) std::rethrow_exception(failure);
 }
 
 void PinnedPool::host_free(const PinnedBlock& block, LaneRecorder* recorder) {
     if (observer_ != nullptr) observer_->freed(block);
     const TimeNs start = now_ns();
     PageableBuffer owned;
+    std::exception_ptr failure;
+    try {
+        if (block.kind == PinnedBlock::Kind::Registered)
+            device_.unregister_host(block.ptr, block.capacity);
+        else
+            device_.free_pinned(PinnedAllocation{block.ptr, block.capacity, block.locked});
+    } catch (...) {
+        failure = std::current_exception();  // the pool lets go of the block all the same
+    }
     if (block.kind == PinnedBlock::Kind::Registered) {
-        device_.unregister_host(block.ptr, block.capacity);
         std::lock_guard lock(mutex_);
         auto it = registered_buffers_.find(block.ptr);
         if (it != registered_buffers_.end()) {
             owned = std::move(it->second);
             registered_buffers_.erase(it);
         }
-    } else {
-        device_.free_pinned(PinnedAllocation{block.ptr, block.capacity, block.locked});
     }
     owned.reset();
     const TimeNs end = now_ns();
-    if (recorder != nullptr) recorder->record(Stage::Free, 0, block.capacity, start, end);
-    std::lock_guard lock(mutex_);
-    ++stats_.num_host_free;
-    stats_.host_free_time.add(static_cast<double>(end - start) / 1e3);
-    stats_.segment.decrease(1);
-    stats_.reserved_bytes.decrease(static_cast<std::int64_t>(block.capacity));
-    reserved_.store(static_cast<std::uint64_t>(stats_.reserved_bytes.current), std::memory_order_relaxed);
-    committed_ -= block.capacity;
+    if (recorder != nullptr && !failure) recorder->record(Stage::Free, 0, block.capacity, start, end);
+    {
+        std::lock_guard lock(mutex_);
+        ++stats_.num_host_free;
+        stats_.host_free_time.add(static_cast<double>(end - start) / 1e3);
+        stats_.segment.decrease(1);
+        stats_.reserved_bytes.decrease(static_cast<std::int64_t>(block.capacity));
+        reserved_.store(static_cast<std::uint64_t>(stats_.reserved_bytes.current), std::memory_order_relaxed);
+        committed_ -= block.capacity;
+    }
+    if (failure) std::rethrow_exception(failure);
 }
 
 void PinnedPool::empty_cache() {
@@ -280,9 +303,22 @@ void PinnedPool::release_all() {
     if (leaked > 0 && messages_)
         messages_(Severity::Warning, "pinned pool: " + std::to_string(leaked) +
                                          " block(s) were still held by batches at the end of the run; freed them");
-    for (OpId op : waits) device_.wait(op);
-    process_events();
-    empty_cache();
+    // A device that fails here (a sticky CUDA error) will never read the blocks again: every block
+    // is freed all the same, and the first failure is rethrown once everything is.
+    std::exception_ptr failure;
+    try {
+        for (OpId op : waits) device_.wait(op);
+        process_events();
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    try {
+        if (failure) retire_pending(nullptr, true);
+        empty_cache();
+    } catch (...) {
+        if (!failure) failure = std::current_exception();
+    }
+    if (failure) std::rethrow_exception(failure);
 }
 
 void PinnedPool::note_locked_state(bool locked, std::size_t bytes) {

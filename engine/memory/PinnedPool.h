@@ -109,7 +109,8 @@ public:
     // Frees every cached free block (torch.cuda.empty_cache for host memory).
     void empty_cache();
     // Waits for every pending block's operation and frees everything. Blocks still handed out are
-    // an error the pool reports and frees anyway.
+    // an error the pool reports and frees anyway. When the device fails to wait or to free, every
+    // block is still let go of, and the first failure is thrown once at the end.
     void release_all();
 
     PoolStats stats() const;
@@ -133,6 +134,8 @@ private:
                                  const std::function<PinnedAllocation()>& lock_memory);
     PinnedBlock hand_out_locked(PinnedBlock block);
     PinnedBlock handed_out(PinnedBlock block, int written_on_node = -1);  // tells the observer
+    // Retires pending blocks whose operation completed, or all of them.
+    void retire_pending(LaneRecorder* recorder, bool all);
     void host_free(const PinnedBlock& block, LaneRecorder* recorder);
     void note_locked_state(bool locked, std::size_t bytes);
     void free_blocks(const std::vector<PinnedBlock>& blocks, LaneRecorder* recorder);

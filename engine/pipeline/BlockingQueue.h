@@ -1,6 +1,6 @@
 #pragma once
 // A FIFO between pipeline threads. pop() waits for an item or for close(); after close() the
-// remaining items are still handed out, then pop() returns nullopt.
+// remaining items are still handed out, then pop() returns nullopt. take_all() empties it.
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -36,15 +36,11 @@ public:
         ready_.notify_all();
     }
 
-    // Closes and throws away what is queued.
-    void abandon() {
-        std::deque<T> dropped;
-        {
-            std::lock_guard lock(mutex_);
-            closed_ = true;
-            dropped.swap(items_);
-        }
-        ready_.notify_all();
+    std::deque<T> take_all() {
+        std::deque<T> taken;
+        std::lock_guard lock(mutex_);
+        taken.swap(items_);
+        return taken;
     }
 
     std::size_t size() const {

@@ -23,7 +23,11 @@ LoaderPipeline::LoaderPipeline(const LoaderConfig& config, Device& device, HostW
       plan_(numa != nullptr ? numa->plan() : nullptr),
       consumer_(trace, {LaneKind::Consumer, 0}),
       copy_lane_(trace, {LaneKind::CopyStream, 0}),
-      compute_lane_(trace, {LaneKind::ComputeStream, 0}) {}
+      compute_lane_(trace, {LaneKind::ComputeStream, 0}) {
+    // Made before any thread runs, so that a stop may close them from any thread.
+    for (std::uint16_t w = 0; w < config_.num_workers; ++w)
+        index_queues_.push_back(std::make_unique<BlockingQueue<IndexSent>>());
+}
 
 LoaderPipeline::~LoaderPipeline() {
     stopping_ = true;
@@ -31,23 +35,21 @@ LoaderPipeline::~LoaderPipeline() {
 }
 
 void LoaderPipeline::start_threads() {
-    for (std::uint16_t w = 0; w < config_.num_workers; ++w) {
-        index_queues_.push_back(std::make_unique<BlockingQueue<IndexSent>>());
-    }
     for (std::uint16_t w = 0; w < config_.num_workers; ++w) threads_.emplace_back(&LoaderPipeline::worker_main, this, w);
     if (config_.pins_in_pin_thread()) threads_.emplace_back(&LoaderPipeline::pin_thread_main, this);
 }
 
 void LoaderPipeline::stop_threads() {
     // Workers first (they finish the batch in hand), then the pin thread drains what they made.
-    const bool dropping = stopping_.load();
-    for (auto& queue : index_queues_) dropping ? queue->abandon() : queue->close();
+    // Interrupted, each thread stops at once and what it made stays queued.
+    for (auto& queue : index_queues_) queue->close();
     for (std::size_t w = 0; w < index_queues_.size() && w < threads_.size(); ++w)
         if (threads_[w].joinable()) threads_[w].join();
-    dropping ? results_.abandon() : results_.close();
+    results_.close();
     for (auto& thread : threads_)
         if (thread.joinable()) thread.join();
-    dropping ? ready_.abandon() : ready_.close();
+    ready_.close();
+    if (stopping_) discard_leftovers();
 }
 
 void LoaderPipeline::fail(std::exception_ptr error) {
@@ -55,10 +57,27 @@ void LoaderPipeline::fail(std::exception_ptr error) {
         std::lock_guard lock(error_mutex_);
         if (!error_) error_ = error;
     }
+    interrupt();
+    stop_.request_stop();  // modelled waits anywhere end at once: the run is over
+}
+
+void LoaderPipeline::interrupt() {
     stopping_ = true;
-    for (auto& queue : index_queues_) queue->abandon();
-    results_.abandon();
-    ready_.abandon();
+    for (auto& queue : index_queues_) queue->close();
+    results_.close();
+    ready_.close();
+}
+
+void LoaderPipeline::discard(Batch& batch) {
+    if (batch.pinned) pool_.release(*batch.pinned, 0);
+    batch.pinned.reset();
+}
+
+void LoaderPipeline::discard_leftovers() {
+    for (BlockingQueue<Batch>* queue : {&results_, &ready_})
+        for (Batch& batch : queue->take_all()) discard(batch);
+    for (auto& [index, batch] : reorder_) discard(batch);
+    reorder_.clear();
 }
 
 void LoaderPipeline::worker_main(std::uint16_t worker) {
@@ -85,7 +104,10 @@ void LoaderPipeline::pin_thread_main() {
     try {
         const ThreadPlacementScope placement(plan_.get(), LaneKind::PinThread, 0);
         while (auto batch = results_.pop()) {
-            if (stopping_ || !builder.pin(*batch, recorder)) break;
+            if (stopping_ || !builder.pin(*batch, recorder)) {
+                discard(*batch);
+                break;
+            }
             ready_.push(std::move(*batch));
         }
     } catch (...) {
@@ -123,12 +145,14 @@ std::optional<Batch> LoaderPipeline::take_next() {
     return batch;
 }
 
-std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomic<bool>& drain) {
+std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomic<bool>& drain, std::stop_source stop) {
     use_precise_sleeps();
     const ThreadPlacementScope placement(plan_.get(), LaneKind::Consumer, 0);
+    stop_ = stop;
+    const std::stop_callback on_stop(stop.get_token(), [this] { interrupt(); });
     first_batch_ = sent_ = next_in_order_ = limits.first_batch;
     taken_ = 0;
-    auto may_send = [&] { return !drain && sent_ < limits.end_batch && now_ns() < limits.deadline; };
+    auto may_send = [&] { return !drain && !stopping_ && sent_ < limits.end_batch && now_ns() < limits.deadline; };
     try {
         if (config_.num_workers == 0) {
             // The consumer loads, collates and pins each batch itself; nothing is prefetched.
@@ -136,16 +160,24 @@ std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomi
             while (may_send()) {
                 const std::uint64_t index = sent_++;
                 auto batch = builder.build(index, now_ns(), consumer_);
-                if (!batch || (config_.pin_memory && !builder.pin(*batch, consumer_))) break;
+                if (!batch) break;
+                if ((config_.pin_memory && !builder.pin(*batch, consumer_)) || stopping_) {
+                    discard(*batch);
+                    break;
+                }
                 consume(std::move(*batch));
             }
         } else {
             start_threads();
             while (sent_ - first_batch_ < config_.max_outstanding() && may_send()) send(sent_);
-            while (taken_ < sent_ - first_batch_) {
+            while (taken_ < sent_ - first_batch_ && !stopping_) {
                 const TimeNs start = now_ns();
                 auto batch = take_next();
-                if (!batch) break;  // a thread failed
+                if (!batch) break;  // stopped, or a thread failed
+                if (stopping_) {
+                    discard(*batch);
+                    break;
+                }
                 // Recorded even when short: its end is when the consumer took the batch.
                 consumer_.record(Stage::Wait, batch->index, 0, start, now_ns());
                 if (may_send()) send(sent_);
@@ -159,7 +191,6 @@ std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomi
     }
     if (error_) {
         stop_threads();
-        reorder_.clear();
         try {
             finish_device_work();
         } catch (...) {  // the first error is the one to report

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -42,8 +43,11 @@ public:
 
     // Runs on the calling thread (the consumer) until the limits are reached or `drain` is set,
     // then delivers every batch already sent and waits for the device. Returns the next batch index.
-    // A failure anywhere stops every thread, frees what the batches held, and is rethrown here.
-    std::uint64_t run(const PipelineLimits& limits, const std::atomic<bool>& drain);
+    // A stop abandons the batches in flight instead: every thread ends at once and each batch's
+    // pinned block goes back to the pool (the device and the host work, which sleep on the same
+    // stop, end their own work early). A failure anywhere ends the run: it requests the stop, and
+    // is rethrown here.
+    std::uint64_t run(const PipelineLimits& limits, const std::atomic<bool>& drain, std::stop_source stop);
 
 private:
     struct OnDevice {
@@ -55,6 +59,9 @@ private:
     void worker_main(std::uint16_t worker);
     void pin_thread_main();
     void fail(std::exception_ptr error);
+    void interrupt();  // a stop or a failure: every thread ends at once, leaving its batches queued
+    void discard(Batch& batch);  // an abandoned batch gives its pinned block back
+    void discard_leftovers();    // once the threads have ended: what the queues and the reorder buffer hold
     void send(std::uint64_t index);
     std::optional<Batch> take_next();
     void consume(Batch batch);
@@ -70,7 +77,8 @@ private:
     NumaTracker* numa_;
     std::shared_ptr<const NumaPlan> plan_;
 
-    std::atomic<bool> stopping_{false};  // a failure: everyone stops at once
+    std::atomic<bool> stopping_{false};  // a stop or a failure: everyone stops at once
+    std::stop_source stop_{std::nostopstate};  // the run's, during run()
     std::mutex error_mutex_;
     std::exception_ptr error_;
 

@@ -30,6 +30,14 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 
 }  // namespace
 
+OpenedDevice open_run_device(const LoaderConfig& config, const RunnerOptions& options) {
+    if (!options.make_device) return open_device(config);
+    OpenedDevice device;
+    device.device = options.make_device(config);
+    device.profile = load_profile(kDefaultProfile);
+    return device;
+}
+
 RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const MachineTopology> topology,
                        OpenedDevice device, const RunnerOptions& options, std::atomic<bool>& running)
     : options_(options),
@@ -45,6 +53,7 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
     metrics_.set_batch_size(config.batch_size);
     trace_->set_all_spans(options.trace_all_spans);
     device_.device->set_copy_timing(options.trace_all_spans);
+    device_.device->set_stop(stop_.get_token());
     record_.origin = origin_;
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
@@ -112,7 +121,7 @@ void RunSession::request_reconfigure(const LoaderConfig& config, std::shared_ptr
 }
 
 void RunSession::stop() {
-    stop_requested_ = true;
+    stop_.request_stop();
     drain_ = true;
     if (engine_.joinable()) engine_.join();
     if (observer_.joinable()) observer_.join();
@@ -152,13 +161,15 @@ void RunSession::engine_main() {
     {
         // Every pinned block is freed before the run counts as ended.
         std::lock_guard lock(pool_mutex_);
-        try {
-            pool_->release_all();
-        } catch (const std::exception& e) {
-            message(Severity::Error, std::string("freeing pinned memory failed: ") + e.what());
+        if (pool_) {
+            try {
+                pool_->release_all();
+            } catch (const std::exception& e) {
+                message(Severity::Error, std::string("freeing pinned memory failed: ") + e.what());
+            }
+            last_pool_stats_ = pool_->stats();
+            pool_.reset();
         }
-        last_pool_stats_ = pool_->stats();
-        pool_.reset();
     }
     {
         std::lock_guard lock(state_mutex_);
@@ -175,15 +186,15 @@ void RunSession::run_segments() {
     while (true) {
         apply_numa_plan(config);
         device_.device->prepare(config.batch_bytes());
-        auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus);
+        auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus, stop_.get_token());
         {
             LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_, &numa_);
-            next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_);
+            next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_, stop_);
         }
         std::optional<LoaderConfig> next;
         {
             std::lock_guard lock(config_mutex_);
-            if (stop_requested_ || !pending_) return;
+            if (stop_.stop_requested() || !pending_) return;
             next.swap(pending_);
             if (pending_topology_) topology_ = std::move(pending_topology_);
             drain_ = false;
@@ -192,11 +203,14 @@ void RunSession::run_segments() {
         trace_->add_marker(now_ns(), "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
         ++reconfigurations_;
         if (next->device != config.device) {
+            // Opened first: if it fails, the run ends on the old device and pool, which free everything.
+            OpenedDevice opened = open_run_device(*next, options_);
+            opened.device->set_copy_timing(options_.trace_all_spans);
+            opened.device->set_stop(stop_.get_token());
             std::lock_guard lock(pool_mutex_);
-            pool_.reset();
+            pool_.reset();  // frees the old device's blocks while it is still open
             plan_.reset();  // a new device holds no blocks: everything is placed afresh
-            device_ = open_device(*next);
-            device_.device->set_copy_timing(options_.trace_all_spans);
+            device_ = std::move(opened);
             std::lock_guard config_lock(config_mutex_);
             device_info_ = device_.device->info();
         }
@@ -231,11 +245,19 @@ void RunSession::observer_main() {
             done = engine_done_;
         }
         const TimeNs now = now_ns();
+        stop_at_deadline(now);
         sample_counters(now);
         observe();
         if (done) return;
         std::this_thread::sleep_for(kObservePeriod);
     }
+}
+
+// The pipeline sends nothing past the deadline; stopping there too ends the batches in flight,
+// so that a run ends on time whatever its kernels or host work would still take.
+void RunSession::stop_at_deadline(TimeNs now) {
+    const std::optional<double> seconds = config().seconds;
+    if (seconds && static_cast<double>(now - origin_) >= *seconds * 1e9) stop_.request_stop();
 }
 
 void RunSession::sample_counters(TimeNs now) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <thread>
 
 #include "device/DeviceFactory.h"
@@ -17,6 +18,10 @@
 
 namespace pinscope {
 
+// The device a run uses: RunnerOptions::make_device's when it is set (tests), else config.device's.
+// Throws DeviceError or ConfigError.
+OpenedDevice open_run_device(const LoaderConfig& config, const RunnerOptions& options);
+
 class RunSession {
 public:
     // `topology`: the run's, checked against the configuration (find_numa_issues) by the caller.
@@ -25,7 +30,7 @@ public:
     ~RunSession();
 
     void request_reconfigure(const LoaderConfig& config, std::shared_ptr<const MachineTopology> topology);
-    void stop();   // drain, then join both threads
+    void stop();   // abandon the batches in flight, end the device's work, join both threads
     void wait();   // until the engine thread has ended
     bool finished() const;
 
@@ -45,6 +50,7 @@ private:
     void observer_main();
     void observe() const;
     void sample_counters(TimeNs now);
+    void stop_at_deadline(TimeNs now);  // the run's length ends it as a stop does
     void message(Severity severity, const std::string& text);
     std::uint64_t budget_of(const LoaderConfig& config) const;
     void apply_numa_plan(const LoaderConfig& config);
@@ -67,7 +73,8 @@ private:
 
     NumaTracker numa_{nullptr};                 // outlives the pool, which reports to it
     std::atomic<bool> drain_{false};
-    std::atomic<bool> stop_requested_{false};
+    // Every modelled wait of the run sleeps on its token; a stop or the run's length requests it.
+    std::stop_source stop_;
     std::atomic<std::uint32_t> reconfigurations_{0};
 
     mutable std::mutex pool_mutex_;

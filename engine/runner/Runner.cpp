@@ -21,14 +21,8 @@ void Runner::start(const LoaderConfig& requested) {
     std::shared_ptr<const MachineTopology> topology = load_run_topology(config);
     check_numa(config, *topology);
     stop();
-    OpenedDevice device;
-    if (options_.make_device) {
-        device.device = options_.make_device(config);
-        device.profile = load_profile(kDefaultProfile);
-    } else {
-        device = open_device(config);
-    }
-    session_ = std::make_shared<RunSession>(config, std::move(topology), std::move(device), options_, running_);
+    session_ = std::make_shared<RunSession>(config, std::move(topology), open_run_device(config, options_), options_,
+                                            running_);
 }
 
 void Runner::reconfigure(const LoaderConfig& requested) {

@@ -44,7 +44,9 @@ public:
     // drains the pipeline (every batch already sent is delivered), leaves a marker in the trace and
     // goes on with the new configuration. Batch numbering continues.
     void reconfigure(const LoaderConfig& config);
-    // Drains and joins the engine thread; every pinned block is freed when it returns.
+    // Ends the run at once: the batches in flight are abandoned (reconfigure drains them, stop
+    // does not), modelled waits and the GPU's kernel end early, and every pinned block is freed
+    // when it returns. A run also stops this way when its length in seconds is reached.
     void stop();
     // Waits until the run has ended by its length, by stop() or by an error.
     void wait();

@@ -67,6 +67,21 @@ pid_t spawn(const std::vector<std::string>& args, const Pipe& out, const Pipe& e
     return pid;
 }
 
+// Whether `pid` has a handler for `signal` (SigCgt in /proc/PID/status, a hexadecimal mask).
+bool catches(pid_t pid, int signal) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "SigCgt:") {
+            std::string mask;
+            status >> mask;
+            return (std::stoull(mask, nullptr, 16) >> (signal - 1) & 1u) != 0;
+        }
+        std::getline(status, key);
+    }
+    return false;
+}
+
 int milliseconds_until(Clock::time_point when) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now()).count();
     return left < 0 ? 0 : static_cast<int>(left);
@@ -89,6 +104,7 @@ CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& opt
     Clock::time_point interrupt_at =
         options.interrupt_after ? start + *options.interrupt_after : Clock::time_point::max();
 
+    std::optional<Clock::time_point> interrupted_at;
     std::array<pollfd, 2> fds{{{out.read, POLLIN, 0}, {err.read, POLLIN, 0}}};
     std::array<std::string*, 2> sinks{&result.out, &result.err};
     int open = 2;
@@ -99,8 +115,13 @@ CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& opt
             break;
         }
         if (Clock::now() >= interrupt_at) {
-            ::kill(pid, SIGINT);
-            interrupt_at = Clock::time_point::max();
+            if (catches(pid, options.interrupt_signal)) {
+                ::kill(pid, options.interrupt_signal);
+                interrupted_at = Clock::now();
+                interrupt_at = Clock::time_point::max();
+            } else {
+                interrupt_at = Clock::now() + std::chrono::milliseconds(5);  // not yet: look again soon
+            }
         }
         const int wait_ms = milliseconds_until(std::min(interrupt_at, deadline));
         if (::poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) fail("poll");
@@ -120,6 +141,9 @@ CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& opt
     while (::waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) fail("waitpid");
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (interrupted_at)
+        result.exit_after_interrupt =
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - *interrupted_at);
     return result;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Runs the built pinscope-cli as a child process and captures what it says and how it exits.
+#include <csignal>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -12,11 +13,15 @@ struct CliResult {
     std::string out;
     std::string err;
     bool timed_out = false;  // killed at the timeout
+    std::optional<std::chrono::milliseconds> exit_after_interrupt;  // from the interrupt to the exit
 };
 
 struct CliRunOptions {
     std::chrono::milliseconds timeout{20000};
-    std::optional<std::chrono::milliseconds> interrupt_after;  // send SIGINT this long after the start
+    // Send `interrupt_signal` this long after the start, once the program catches it (so that it is
+    // the program's handler, not the default action, that the signal meets).
+    std::optional<std::chrono::milliseconds> interrupt_after;
+    int interrupt_signal = SIGINT;
 };
 
 // Runs PINSCOPE_CLI_PATH with `args`.

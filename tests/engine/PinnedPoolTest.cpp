@@ -6,6 +6,8 @@
 
 #include "clock/SteadyClock.h"
 #include "device/emulated/EmulatedDevice.h"
+#include "engine/FaultyDevice.h"
+#include "engine/RecordedRun.h"
 #include "memory/PinnedPool.h"
 
 namespace pinscope {
@@ -111,6 +113,32 @@ TEST(PinnedPool, ReleaseAllFreesEverythingIncludingBlocksStillHeld) {
     EXPECT_EQ(stats.segment.current, 0);
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find("still held"), std::string::npos);
+}
+
+TEST(PinnedPool, ReleaseAllFreesEveryBlockWhenTheDeviceCannotWait) {
+    const std::uint64_t locked_before = test::locked_bytes();
+    test::FaultyDevice dev(test::FaultyDevice::Fault::DeviceBreaks, 0);
+    PinnedPool pool(dev, 256 * kMiB);
+    std::atomic<bool> stop{false};
+    // Three blocks whose copies queue behind an 8 GiB one, one held by a batch, one cached.
+    dev.copy_to_device({nullptr, std::size_t{8} << 30, true}, 0);
+    for (std::uint64_t batch = 1; batch <= 3; ++batch) {
+        auto block = pool.allocate(4 * kMiB, stop);
+        ASSERT_TRUE(block);
+        pool.release(*block, dev.copy_to_device({block->ptr, 4 * kMiB, true}, batch));
+    }
+    ASSERT_TRUE(pool.allocate(2 * kMiB, stop));
+    auto cached = pool.allocate(kMiB, stop);
+    pool.release(*cached, 0);
+    EXPECT_GT(test::locked_bytes(), locked_before);
+
+    dev.break_now();  // a sticky error: every wait and query fails from now on
+    EXPECT_THROW(pool.release_all(), DeviceError);
+    const PoolStats stats = pool.stats();
+    EXPECT_EQ(stats.reserved_bytes.current, 0);
+    EXPECT_EQ(stats.allocated_bytes.current, 0);
+    EXPECT_EQ(stats.segment.current, 0);
+    EXPECT_EQ(test::locked_bytes(), locked_before);
 }
 
 }  // namespace

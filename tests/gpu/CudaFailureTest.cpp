@@ -1,7 +1,9 @@
 // A CUDA call that fails stops the run cleanly: the error names the call, the device and the
-// error; every pinned and device buffer is freed; and the next run works.
+// error; every pinned and device buffer and every event is freed; and the next run works. The
+// pinned pool frees every block even when waiting for their copies fails.
 #include "device/cuda/CudaCheck.h"
 #include "gpu/CudaTestDevice.h"
+#include "memory/PinnedPool.h"
 #include "runner/Runner.h"
 
 namespace pinscope {
@@ -53,6 +55,7 @@ TEST_P(CudaFailure, StopsCleanlyFreesEverythingAndTheNextRunWorks) {
     EXPECT_NE(failed.error.find("cudaErrorLaunchFailure"), std::string::npos) << failed.error;
     EXPECT_LT(failed.metrics.batches, 150u);
     EXPECT_EQ(cuda_pinned_bytes_live(), 0u) << "pinned memory left behind after " << call << " failed";
+    EXPECT_EQ(cuda_op_events_live(), 0u) << "events left behind after " << call << " failed";
     EXPECT_GE(device_free_bytes() + (4u << 20), free_before) << "device memory left behind after " << call << " failed";
 
     const RunSummary next = run(base);
@@ -62,7 +65,39 @@ TEST_P(CudaFailure, StopsCleanlyFreesEverythingAndTheNextRunWorks) {
 
 INSTANTIATE_TEST_SUITE_P(Calls, CudaFailure,
                          ::testing::Values("cudaMemcpyAsync", "cudaHostAlloc", "cudaLaunchCooperativeKernel",
-                                           "cudaEventQuery", "cudaHostRegister"));
+                                           "cudaEventQuery", "cudaHostRegister", "cudaEventRecord",
+                                           "cudaStreamWaitEvent", "cudaEventSynchronize"));
+
+class CudaPoolFailure : public test::CudaDeviceTest {
+protected:
+    void TearDown() override { clear_cuda_failure(); }
+};
+
+TEST_F(CudaPoolFailure, ReleaseAllFreesEveryBlockWhenWaitingForTheirCopiesFails) {
+    constexpr std::size_t kBytes = 16 << 20;
+    device->prepare(kBytes);
+    std::atomic<bool> stop{false};
+    {
+        PinnedPool pool(*device, std::uint64_t{1} << 30);
+        for (std::uint64_t batch = 0; batch < 2; ++batch) {
+            std::optional<PinnedBlock> block = pool.allocate(kBytes, stop);
+            ASSERT_TRUE(block);
+            const OpId copy = device->copy_to_device({block->ptr, kBytes, true}, batch);
+            device->launch_compute(copy, batch, 100000);  // 100 ms, so the copy behind it waits
+            pool.release(*block, copy);
+        }
+        ASSERT_TRUE(pool.allocate(kBytes, stop)) << "held by a batch: freed with a warning";
+        EXPECT_GT(cuda_pinned_bytes_live(), 0u);
+
+        inject_cuda_failure("cudaEventSynchronize", 0);
+        EXPECT_THROW(pool.release_all(), DeviceError);
+        EXPECT_EQ(cuda_pinned_bytes_live(), 0u) << "blocks kept after the wait failed";
+        const PoolStats stats = pool.stats();
+        EXPECT_EQ(stats.reserved_bytes.current, 0);
+        EXPECT_EQ(stats.allocated_bytes.current, 0);
+    }
+    device->synchronize();
+}
 
 }  // namespace
 }  // namespace pinscope

@@ -213,7 +213,7 @@ private slots:
         QCOMPARE(window_->tabs().currentIndex(), 0);
     }
 
-    void stopDrainsAndFreesThePinnedMemory() {
+    void stopEndsTheRunAndFreesThePinnedMemory() {
         start_and_wait_for_spans();
         window_->stop();
         QVERIFY(!window_->feed().running());

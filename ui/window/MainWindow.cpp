@@ -378,7 +378,7 @@ void MainWindow::update_run_state() {
     const bool running = feed_.running();
     start_stop_->setText(running ? QStringLiteral("Stop") : QStringLiteral("Start"));
     start_stop_->setIcon(style()->standardIcon(running ? QStyle::SP_MediaStop : QStyle::SP_MediaPlay));
-    start_stop_->setToolTip(running ? QStringLiteral("Stop the run: the engine drains and frees every pinned block (F5)")
+    start_stop_->setToolTip(running ? QStringLiteral("Stop the run at once: the batches in flight are dropped and every pinned block is freed (F5)")
                                     : QStringLiteral("Start a run with this configuration (F5)"));
     if (!feed_.has_run()) status_->setText(QStringLiteral("ready"));
 }

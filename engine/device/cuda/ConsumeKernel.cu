@@ -13,6 +13,10 @@ namespace cg = cooperative_groups;
 
 constexpr int kThreads = 256;
 constexpr int kMaxBlocksPerSm = 4;
+// How often block 0 reads the host's stop flag: each read crosses PCIe, so not at every turn, and
+// not in the last stretch of the run, so that a read's latency never makes the kernel overrun.
+constexpr unsigned long long kStopPollNs = 20'000;
+constexpr unsigned long long kNoPollBeforeEndNs = 10'000;
 
 __device__ __forceinline__ unsigned long long word_sum(uint4 v) {
     return static_cast<unsigned long long>(v.x) + v.y + v.z + v.w;
@@ -48,8 +52,19 @@ __global__ void __launch_bounds__(kThreads) consume_kernel(ConsumeLaunch launch)
     grid.sync();
     if (blockIdx.x == 0 && threadIdx.x == 0) record->spin_start_ns = gpu_clock_ns();
     grid.sync();
-    const unsigned long long until = *static_cast<volatile unsigned long long*>(&record->spin_start_ns) + launch.spin_ns;
-    while (gpu_clock_ns() < until) {
+    // One thread per block runs the clock down. Block 0 also watches the host's stop flag and passes a
+    // stop on through the record, which every block watches (a read from L2, not across PCIe).
+    if (threadIdx.x == 0) {
+        volatile unsigned long long* stopped = &record->stopped_ns;
+        const unsigned long long until =
+            *static_cast<volatile unsigned long long*>(&record->spin_start_ns) + launch.spin_ns;
+        unsigned long long next_poll = 0;
+        for (unsigned long long now = gpu_clock_ns(); now < until && *stopped == 0; now = gpu_clock_ns()) {
+            if (blockIdx.x == 0 && launch.stop != nullptr && now >= next_poll && now + kNoPollBeforeEndNs < until) {
+                if (*static_cast<const volatile unsigned int*>(launch.stop) != 0) *stopped = now;
+                next_poll = now + kStopPollNs;
+            }
+        }
     }
     __syncthreads();
     if (threadIdx.x == 0) atomicMax(&record->exit_ns, gpu_clock_ns());

@@ -1,7 +1,8 @@
 #pragma once
 // The compute stream's kernel: it reads every byte of the batch (a checksum, so the reads cannot be
 // optimised away and tests can prove the bytes arrived intact), then runs for the configured time
-// on the GPU's own clock (%globaltimer). One cooperative launch fills every SM.
+// on the GPU's own clock (%globaltimer), or until the host sets its stop flag. One cooperative
+// launch fills every SM.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -15,6 +16,7 @@ struct ConsumeRecord {
     unsigned long long entry_ns = 0;       // GPU clock when the first block started
     unsigned long long spin_start_ns = 0;  // GPU clock when every block had finished reading
     unsigned long long exit_ns = 0;        // GPU clock when the last block finished
+    unsigned long long stopped_ns = 0;     // GPU clock when a stop cut the run short; 0 if it ran its time
 };
 
 struct ConsumeLaunch {
@@ -23,6 +25,7 @@ struct ConsumeLaunch {
     std::uint64_t spin_ns = 0;
     ConsumeRecord* record = nullptr;       // zeroed before this launch
     ConsumeRecord* next_record = nullptr;  // zeroed by this launch for the next one
+    const unsigned int* stop = nullptr;    // host-mapped flag (device pointer); non-zero: stop running
 };
 
 // Blocks of the cooperative grid that fill the device: SMs x resident blocks per SM.

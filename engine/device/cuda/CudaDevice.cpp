@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "clock/SteadyClock.h"
@@ -17,6 +18,30 @@ namespace pinscope {
 namespace {
 
 std::atomic<std::uint64_t> g_pinned_bytes_live{0};
+std::atomic<std::uint64_t> g_op_events_live{0};
+
+// Runs `undo` when the scope is left by an exception, unless dismissed first.
+template <class Undo>
+class UndoUnlessDismissed {
+public:
+    explicit UndoUnlessDismissed(Undo undo) : undo_(std::move(undo)) {}
+    ~UndoUnlessDismissed() {
+        if (armed_) undo_();
+    }
+    UndoUnlessDismissed(const UndoUnlessDismissed&) = delete;
+    UndoUnlessDismissed& operator=(const UndoUnlessDismissed&) = delete;
+    void dismiss() { armed_ = false; }
+
+private:
+    Undo undo_;
+    bool armed_ = true;
+};
+
+void destroy_op_event(cudaEvent_t event) {
+    if (event == nullptr) return;
+    (void)cudaEventDestroy(event);
+    --g_op_events_live;
+}
 
 // Why the runtime found no GPU, in words: the runtime reports a missing driver as "insufficient".
 std::string why_no_gpu(cudaError_t error) {
@@ -58,6 +83,7 @@ DeviceInfo cuda_device_info(int ordinal) {
 }
 
 std::uint64_t cuda_pinned_bytes_live() { return g_pinned_bytes_live.load(); }
+std::uint64_t cuda_op_events_live() { return g_op_events_live.load(); }
 
 CudaDeviceList list_cuda_devices_present() {
     CudaDeviceList list;
@@ -115,8 +141,16 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal), record_owners_(kRecordS
         check("cudaStreamCreateWithFlags", [&] { return cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking); });
         check("cudaMalloc", [&] { return cudaMalloc(reinterpret_cast<void**>(&records_), sizeof(ConsumeRecord) * kRecordSlots); });
         check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord) * kRecordSlots, compute_stream_); });
+        check("cudaHostAlloc", [&] {
+            return cudaHostAlloc(reinterpret_cast<void**>(&stop_flag_), sizeof *stop_flag_, cudaHostAllocMapped);
+        });
+        *stop_flag_ = 0;
+        check("cudaHostGetDevicePointer", [&] {
+            return cudaHostGetDevicePointer(reinterpret_cast<void**>(&stop_flag_on_device_), stop_flag_, 0);
+        });
         clock_ = std::make_unique<CudaClock>(ordinal_);
     } catch (...) {
+        if (stop_flag_) (void)cudaFreeHost(stop_flag_);
         if (records_) (void)cudaFree(records_);
         if (compute_stream_) (void)cudaStreamDestroy(compute_stream_);
         if (copy_stream_) (void)cudaStreamDestroy(copy_stream_);
@@ -125,6 +159,7 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal), record_owners_(kRecordS
 }
 
 CudaDevice::~CudaDevice() {
+    on_stop_.reset();
     bind_thread();
     const cudaError_t sync = cudaDeviceSynchronize();
     release_buffers();
@@ -132,19 +167,33 @@ CudaDevice::~CudaDevice() {
         std::lock_guard lock(ops_mutex_);
         for (auto* ops : {&copies_, &computes_})
             for (const PendingOp& op : *ops) {
-                if (op.start) (void)cudaEventDestroy(op.start);
-                (void)cudaEventDestroy(op.end);
+                destroy_op_event(op.start);
+                destroy_op_event(op.end);
             }
-        for (cudaEvent_t event : spare_events_) (void)cudaEventDestroy(event);
-        for (cudaEvent_t event : spare_untimed_events_) (void)cudaEventDestroy(event);
+        for (cudaEvent_t event : spare_events_) destroy_op_event(event);
+        for (cudaEvent_t event : spare_untimed_events_) destroy_op_event(event);
     }
     clock_.reset();
     if (records_) (void)cudaFree(records_);
+    (void)cudaFreeHost(stop_flag_);
     (void)cudaStreamDestroy(compute_stream_);
     (void)cudaStreamDestroy(copy_stream_);
+    // Pinned memory whose free failed: once more, and the reset below takes what is still held.
+    for (const PinnedAllocation& allocation : unfreed_) {
+        (void)cudaFreeHost(allocation.ptr);
+        g_pinned_bytes_live -= allocation.bytes;
+    }
     // A fault inside a kernel leaves the context unusable; resetting it lets the next run work.
     if (sync != cudaSuccess) (void)cudaDeviceReset();
     (void)cudaGetLastError();
+}
+
+void CudaDevice::set_stop(std::stop_token stop) {
+    on_stop_.reset();
+    std::atomic_ref<unsigned int>(*stop_flag_).store(0);
+    on_stop_.emplace(std::move(stop), std::function<void()>([flag = stop_flag_] {
+                         std::atomic_ref<unsigned int>(*flag).store(1);  // seen by the kernel within tens of us
+                     }));
 }
 
 void CudaDevice::bind_thread() const {
@@ -215,10 +264,24 @@ void CudaDevice::free_pinned(const PinnedAllocation& allocation) {
         placed = placed_.erase(allocation.ptr) > 0;
     }
     if (placed) {
-        check("cudaHostUnregister", [&] { return cudaHostUnregister(allocation.ptr); });
+        std::exception_ptr failure;
+        try {
+            check("cudaHostUnregister", [&] { return cudaHostUnregister(allocation.ptr); });
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        // Unmapped whatever the driver said: the mapping is ours, and unmapping ends the lock.
         unmap_locked(PinnedAllocation{allocation.ptr, allocation.bytes, false});
-    } else {
+        g_pinned_bytes_live -= allocation.bytes;
+        if (failure) std::rethrow_exception(failure);
+        return;
+    }
+    try {
         check("cudaFreeHost", [&] { return cudaFreeHost(allocation.ptr); });
+    } catch (...) {
+        std::lock_guard lock(placed_mutex_);
+        unfreed_.push_back(allocation);
+        throw;
     }
     g_pinned_bytes_live -= allocation.bytes;
 }
@@ -251,7 +314,18 @@ cudaEvent_t CudaDevice::take_event(bool timed) {
     check("cudaEventCreateWithFlags", [&] {
         return cudaEventCreateWithFlags(&event, timed ? cudaEventDefault : cudaEventDisableTiming);
     });
+    ++g_op_events_live;
     return event;
+}
+
+void CudaDevice::spare_events_of(const PendingOp& op) {
+    std::lock_guard lock(ops_mutex_);
+    if (op.start != nullptr) {
+        spare_events_.push_back(op.start);  // a timed op: both of its events are timed
+        if (op.end != nullptr) spare_events_.push_back(op.end);
+    } else if (op.end != nullptr) {
+        spare_untimed_events_.push_back(op.end);
+    }
 }
 
 OpId CudaDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
@@ -263,6 +337,7 @@ OpId CudaDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
     const std::size_t index = copies_issued_++ % buffers_.size();
     DeviceBuffer& buffer = buffers_[index];
     PendingOp op{0, OpKind::H2D, batch, source.bytes, nullptr, nullptr, nullptr};
+    UndoUnlessDismissed give_back([&] { spare_events_of(op); });
     if (time_copies_) {
         op.start = take_event();
         op.end = take_event();
@@ -278,6 +353,7 @@ OpId CudaDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
     });
     check("cudaEventRecord", [&] { return cudaEventRecord(op.end, copy_stream_); });
     check("cudaEventRecord", [&] { return cudaEventRecord(buffer.copied, copy_stream_); });
+    give_back.dismiss();
     std::lock_guard lock(ops_mutex_);
     op.id = next_id_++;
     copy_targets_[op.id] = CopyTarget{index, source.bytes};
@@ -299,18 +375,24 @@ OpId CudaDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_us) 
     }
     DeviceBuffer& buffer = buffers_[target.buffer];
     const auto slot = static_cast<std::uint32_t>(launches_++ % kRecordSlots);
-    PendingOp op{0, OpKind::Compute, batch, target.bytes, take_event(), take_event(), clock_->anchor()};
+    PendingOp op{0, OpKind::Compute, batch, target.bytes, nullptr, nullptr, nullptr};
+    UndoUnlessDismissed give_back([&] { spare_events_of(op); });
+    op.start = take_event();
+    op.end = take_event();
+    op.anchor = clock_->anchor();
     ConsumeLaunch launch;
     launch.data = buffer.data;
     launch.bytes = target.bytes;
     launch.spin_ns = static_cast<std::uint64_t>(std::llround(std::max(0.0, gpu_us) * 1e3));
     launch.record = records_ + slot;
     launch.next_record = records_ + (slot + 1) % kRecordSlots;
+    launch.stop = stop_flag_on_device_;
     check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(compute_stream_, buffer.copied, 0); });
     check("cudaEventRecord", [&] { return cudaEventRecord(op.start, compute_stream_); });
     check("cudaLaunchCooperativeKernel", [&] { return launch_consume(launch, grid_, compute_stream_); });
     check("cudaEventRecord", [&] { return cudaEventRecord(op.end, compute_stream_); });
     check("cudaEventRecord", [&] { return cudaEventRecord(buffer.consumed, compute_stream_); });
+    give_back.dismiss();
     std::lock_guard lock(ops_mutex_);
     op.id = next_id_++;
     record_owners_[slot] = op.id;

@@ -8,8 +8,10 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -35,6 +37,8 @@ DeviceInfo cuda_device_info(int ordinal);
 
 // Page-locked bytes that pinscope's CUDA devices hold right now (cudaHostAlloc + cudaHostRegister).
 std::uint64_t cuda_pinned_bytes_live();
+// Events that CudaDevices have made for their ops and not yet destroyed (tests: none leak).
+std::uint64_t cuda_op_events_live();
 
 class CudaDevice final : public Device {
 public:
@@ -57,6 +61,7 @@ public:
     void collect_completed(std::vector<CompletedOp>& out) override;
     void synchronize() override;
     void set_copy_timing(bool on) override { time_copies_ = on; }
+    void set_stop(std::stop_token stop) override;
 
     // What a finished compute op's kernel recorded (checksum, GPU clock times); valid for the
     // last kRecordSlots launches. Waits for the op.
@@ -89,6 +94,7 @@ private:
     void check(const char* name, Call&& call) const { cuda_call(name, ordinal_, call); }
     void bind_thread() const;
     cudaEvent_t take_event(bool timed = true);  // from the spares of its kind, or a new one
+    void spare_events_of(const PendingOp& op);  // an op that was not queued gives its events back
     void release_buffers();
     bool query(cudaEvent_t event) const;
     cudaEvent_t end_event_of(OpId op);
@@ -98,6 +104,7 @@ private:
     PinnedPlacement placement_;
     std::mutex placed_mutex_;
     std::unordered_set<void*> placed_;  // allocations made by mmap + mbind + cudaHostRegister
+    std::vector<PinnedAllocation> unfreed_;  // frees that failed: tried again (or reset) at the end
     DeviceInfo info_;
     ConsumeGrid grid_;
     cudaStream_t copy_stream_ = nullptr;
@@ -108,6 +115,9 @@ private:
     std::size_t buffer_bytes_ = 0;
     std::uint64_t copies_issued_ = 0;
     ConsumeRecord* records_ = nullptr;  // kRecordSlots, device memory
+    unsigned int* stop_flag_ = nullptr;  // host memory mapped into the device; the kernel watches it
+    unsigned int* stop_flag_on_device_ = nullptr;
+    std::optional<std::stop_callback<std::function<void()>>> on_stop_;  // sets the flag
     std::uint64_t launches_ = 0;
     std::unordered_map<OpId, CopyTarget> copy_targets_;  // copies not yet consumed by a launch
     std::vector<OpId> record_owners_;  // which launch each record slot holds

@@ -28,7 +28,21 @@ DeviceInfo EmulatedDevice::info() const { return emulated_device_info(profile_);
 void EmulatedDevice::prepare(std::size_t) {}
 
 void EmulatedDevice::hold_for_modeled_cost(TimeNs start, double cost_us) const {
-    if (host_ == HostMode::Modeled) sleep_until_ns(start + us_to_ns(cost_us));
+    if (host_ == HostMode::Modeled) sleep_until_ns(start + us_to_ns(cost_us), stop_);
+}
+
+void EmulatedDevice::set_stop(std::stop_token stop) {
+    on_stop_.reset();
+    stopped_at_ = kNever;
+    stop_ = std::move(stop);
+    on_stop_.emplace(stop_, std::function<void()>([this] { stop_time(); }));
+}
+
+TimeNs EmulatedDevice::stop_time() const {
+    if (!stop_.stop_requested()) return kNever;
+    TimeNs seen = stopped_at_.load();
+    if (seen == kNever) stopped_at_.compare_exchange_strong(seen, now_ns());
+    return stopped_at_.load();
 }
 
 LockTiming EmulatedDevice::lock_timing() const {
@@ -111,7 +125,7 @@ OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, T
             hold_until = std::max(hold_until, start + static_cast<TimeNs>(profile_.pageable_hold_fraction *
                                                                           static_cast<double>(duration)));
     }
-    sleep_until_ns(hold_until);
+    sleep_until_ns(hold_until, stop_);
     return id;
 }
 
@@ -130,14 +144,14 @@ OpId EmulatedDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_
         compute_stream_.push_back({id, OpKind::Compute, batch, bytes, start, end});
         ops_[id] = {end, bytes};
     }
-    sleep_until_ns(issued + us_to_ns(profile_.copy_call_us));
+    sleep_until_ns(issued + us_to_ns(profile_.copy_call_us), stop_);
     return id;
 }
 
 TimeNs EmulatedDevice::end_of(OpId op) const {
     if (op == 0) return 0;
     auto it = ops_.find(op);
-    return it == ops_.end() ? 0 : it->second.end;  // forgotten ops have ended
+    return it == ops_.end() ? 0 : std::min(it->second.end, stop_time());  // forgotten ops have ended
 }
 
 bool EmulatedDevice::is_complete(OpId op) {
@@ -151,22 +165,26 @@ void EmulatedDevice::wait(OpId op) {
         std::lock_guard lock(mutex_);
         end = end_of(op);
     }
-    sleep_until_ns(end);
+    sleep_until_ns(end, stop_);
 }
 
 void EmulatedDevice::collect_completed(std::vector<CompletedOp>& out) {
     const TimeNs now = now_ns();
+    const TimeNs stop = stop_time();
     std::lock_guard lock(mutex_);
     for (auto* stream : {&copy_stream_, &compute_stream_}) {
-        while (!stream->empty() && stream->front().end <= now) {
-            out.push_back(stream->front());
+        while (!stream->empty() && std::min(stream->front().end, stop) <= now) {
+            CompletedOp op = stream->front();
             stream->pop_front();
+            if (op.start >= stop) continue;  // the stop came first: it never ran
+            op.end = std::min(op.end, stop);
+            out.push_back(op);
         }
     }
     // Forget ops that have ended, oldest first; end_of() reports unknown ops as ended.
     while (oldest_uncollected_ < next_op_) {
         auto it = ops_.find(oldest_uncollected_);
-        if (it != ops_.end() && it->second.end > now) break;
+        if (it != ops_.end() && std::min(it->second.end, stop) > now) break;
         if (it != ops_.end()) ops_.erase(it);
         ++oldest_uncollected_;
     }
@@ -176,9 +194,9 @@ void EmulatedDevice::synchronize() {
     TimeNs end = 0;
     {
         std::lock_guard lock(mutex_);
-        end = std::max(copy_engine_free_at_, sms_free_at_);
+        end = std::min(std::max(copy_engine_free_at_, sms_free_at_), stop_time());
     }
-    sleep_until_ns(end);
+    sleep_until_ns(end, stop_);
 }
 
 }  // namespace pinscope

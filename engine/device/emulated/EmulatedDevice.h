@@ -8,10 +8,14 @@
 // its read of the batch plus the configured time. An operation is complete once the host clock
 // passes its modelled end. A pageable copy holds the caller while the driver would stage it.
 // Page-locked memory is real (mmap + mlock); with the host modelled its cost is the profile's and
-// the pages are faulted in behind the caller's back.
+// the pages are faulted in behind the caller's back. A stop ends every operation at the stop.
+#include <atomic>
 #include <deque>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "config/LoaderConfig.h"
@@ -45,13 +49,16 @@ public:
     void wait(OpId op) override;
     void collect_completed(std::vector<CompletedOp>& out) override;
     void synchronize() override;
+    void set_stop(std::stop_token stop) override;
 
     const HardwareProfile& profile() const { return profile_; }
 
 private:
     // With the host modelled, a host call lasts at least the profile's cost for it.
     void hold_for_modeled_cost(TimeNs start, double cost_us) const;
-    TimeNs end_of(OpId op) const;  // caller holds mutex_
+    TimeNs end_of(OpId op) const;  // caller holds mutex_; at the stop at the latest
+    // When the run's stop was requested, or kNever; fixed by the first to see the stop.
+    TimeNs stop_time() const;
     // Schedules a copy at the profile's bandwidth times `rate_factor` and holds a pageable caller.
     OpId issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor);
 
@@ -74,6 +81,11 @@ private:
     };
     std::unordered_map<OpId, OpTimes> ops_;  // ops that may not have ended yet
     OpId oldest_uncollected_ = 1;
+
+    static constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+    std::stop_token stop_;
+    mutable std::atomic<TimeNs> stopped_at_{kNever};
+    std::optional<std::stop_callback<std::function<void()>>> on_stop_;  // notes the time of the stop
 };
 
 }  // namespace pinscope

@@ -3,22 +3,25 @@
 #include <atomic>
 #include <csignal>
 
-namespace pinscope::cli {
+namespace pinscope::app {
 
 namespace {
 
-std::atomic<bool> g_interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+std::atomic<int> g_signal{0};  // the first signal that came, 0 for none
+static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
 
 struct sigaction g_old_int {};
 struct sigaction g_old_term {};
 
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+extern "C" void on_interrupt(int signal) {
+    int none = 0;
+    g_signal.compare_exchange_strong(none, signal);
+}
 
 }  // namespace
 
 InterruptSignals::InterruptSignals() {
-    g_interrupted.store(false);
+    g_signal.store(0);
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
@@ -32,6 +35,11 @@ InterruptSignals::~InterruptSignals() {
     sigaction(SIGTERM, &g_old_term, nullptr);
 }
 
-bool InterruptSignals::raised() { return g_interrupted.load(); }
+bool InterruptSignals::raised() { return g_signal.load() != 0; }
 
-}  // namespace pinscope::cli
+int InterruptSignals::exit_status() {
+    const int signal = g_signal.load();
+    return signal == 0 ? 0 : 128 + signal;
+}
+
+}  // namespace pinscope::app
