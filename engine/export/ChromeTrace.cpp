@@ -1,7 +1,7 @@
 #include "export/ChromeTrace.h"
 
 #include <algorithm>
-#include <array>
+#include <cstdint>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -109,11 +109,69 @@ void ChromeTraceWriter::add(const std::vector<Span>& spans, const std::vector<Co
     buffer_.release_ready([&](const Item& item) { write_timed(item); });
 }
 
-// Every timed event follows the process name, so each goes in with its separator.
-void ChromeTraceWriter::write_timed(const Item& item) {
-    const std::string text = ",\n" + json_text(std::visit([&](const auto& x) { return event_for(x, origin_); }, item));
-    failed_ = failed_ || std::fwrite(text.data(), 1, text.size(), scratch_.get()) != text.size();
+// The scratch file holds the events in order as records (a tag, then the item's bytes; a marker's
+// text after its length), so that the observer only copies them; JSON is made once, at the end.
+enum class Tag : std::uint8_t { Span, Counter, Marker };
+
+template <typename T>
+bool put(std::FILE* file, const T& value) {
+    return std::fwrite(&value, sizeof value, 1, file) == 1;
 }
+
+template <typename T>
+bool get(std::FILE* file, T& value) {
+    return std::fread(&value, sizeof value, 1, file) == 1;
+}
+
+void ChromeTraceWriter::write_timed(const Item& item) {
+    std::FILE* file = scratch_.get();
+    bool ok = true;
+    if (const Span* span = std::get_if<Span>(&item)) {
+        ok = put(file, Tag::Span) && put(file, *span);
+    } else if (const CounterSample* sample = std::get_if<CounterSample>(&item)) {
+        ok = put(file, Tag::Counter) && put(file, *sample);
+    } else {
+        const Marker& marker = std::get<Marker>(item);
+        const auto length = static_cast<std::uint32_t>(marker.text.size());
+        ok = put(file, Tag::Marker) && put(file, marker.time) && put(file, length) &&
+             std::fwrite(marker.text.data(), 1, length, file) == length;
+    }
+    failed_ = failed_ || !ok;
+}
+
+namespace {
+
+// The next record of the scratch file; false at its end.
+bool read_timed(std::FILE* file, ChromeTraceWriter::Item& item) {
+    Tag tag{};
+    if (!get(file, tag)) return false;
+    switch (tag) {
+        case Tag::Span: {
+            Span span;
+            if (!get(file, span)) return false;
+            item = span;
+            return true;
+        }
+        case Tag::Counter: {
+            CounterSample sample;
+            if (!get(file, sample)) return false;
+            item = sample;
+            return true;
+        }
+        case Tag::Marker: {
+            Marker marker;
+            std::uint32_t length = 0;
+            if (!get(file, marker.time) || !get(file, length)) return false;
+            marker.text.resize(length);
+            if (std::fread(marker.text.data(), 1, length, file) != length) return false;
+            item = std::move(marker);
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
 
 // Written event by event rather than as one json value: a long run holds hundreds of thousands of
 // spans, and a json tree of them all would cost far more memory than the record itself.
@@ -130,9 +188,9 @@ void ChromeTraceWriter::finish(const RunSummary& summary) {
         write_event(out_, thread_metadata("thread_name", lane, {{"name", lane_name(lane)}}), first);
         write_event(out_, thread_metadata("thread_sort_index", lane, {{"sort_index", sort_index(lane)}}), first);
     }
-    std::array<char, 1 << 16> chunk{};
-    while (const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), file))
-        out_.write(chunk.data(), static_cast<std::streamsize>(got));
+    Item item;
+    while (read_timed(file, item))
+        write_event(out_, std::visit([&](const auto& x) { return event_for(x, origin_); }, item), first);
     if (std::ferror(file) != 0) throw std::runtime_error("the trace events could not be read back");
     out_ << "\n]}\n";
 }

@@ -20,7 +20,8 @@ int trace_tid(Lane lane);
 // {"displayTimeUnit": "ms", "otherData": summary, "traceEvents": [...]}: metadata events first,
 // then every timed event sorted by ts (microseconds from the run's start). The summary and the
 // lanes that go first are known only at the end, so the timed events wait in a scratch file in
-// `scratch_directory` (not in memory), in order (TimeOrderBuffer), until finish() writes the file.
+// `scratch_directory` (not in memory), in order (TimeOrderBuffer), until finish() writes the file;
+// the JSON is made there, off the run's observer thread.
 class ChromeTraceWriter {
 public:
     ChromeTraceWriter(std::ostream& out, TimeNs origin, const std::string& scratch_directory);
