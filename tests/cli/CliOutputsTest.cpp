@@ -63,6 +63,13 @@ TEST(CliOutputs, SymlinkKeepsPointingAtItsReplacedTarget) {
     EXPECT_EQ(nlohmann::json::parse(read_file(dir.path("real.json"))).at("batches").get<std::uint64_t>(), 20u);
 }
 
+TEST(CliOutputs, SweepCsvToADashGoesToStandardOutput) {
+    const CliResult result =
+        run_cli({"sweep", "--batches", "10", "--batch-size", "4", "--sample-shape", "3x16x16", "--workers", "0,1", "--csv", "-"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("\nworkers,prefetch_factor,pin_memory,"), std::string::npos) << result.out;
+}
+
 // Starts pinscope-cli with `args`, its output thrown away; returns its pid.
 pid_t start_cli(const std::vector<std::string>& args) {
     std::vector<char*> argv;
