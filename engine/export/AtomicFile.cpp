@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <streambuf>
@@ -109,16 +110,31 @@ std::string final_target(const std::string& path) {
     throw std::runtime_error("too many levels of symbolic links");
 }
 
-enum class TargetKind { Stdout, Stream, File };
+// The descriptor a path names, for "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N:
+// written through (at the descriptor's own offset), never opened afresh or replaced, whatever it
+// is (a pipe, a terminal, or a file the shell redirected to).
+std::optional<int> descriptor_named(const std::string& path) {
+    if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+    if (path == "/dev/stderr") return STDERR_FILENO;
+    for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        if (path.rfind(prefix, 0) != 0) continue;
+        int fd = -1;
+        const char* end = path.data() + path.size();
+        const auto [rest, error] = std::from_chars(path.data() + prefix.size(), end, fd);
+        if (error == std::errc() && rest == end && fd >= 0) return fd;
+    }
+    return std::nullopt;
+}
 
-TargetKind kind_of(const std::string& path, const std::string& target) {
-    if (path == "-") return TargetKind::Stdout;
+// Whether the path (its links followed) is a character device or a FIFO: written in place.
+// Anything else but a regular file or nothing is refused.
+bool written_in_place(const std::string& path) {
     struct stat info {};
-    if (::stat(target.c_str(), &info) != 0) return TargetKind::File;
-    if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) return TargetKind::Stream;
+    if (::stat(path.c_str(), &info) != 0) return false;
+    if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) return true;
     if (S_ISDIR(info.st_mode)) throw std::runtime_error("it is a directory");
     if (!S_ISREG(info.st_mode)) throw std::runtime_error("it is not a regular file, a FIFO or a character device");
-    return TargetKind::File;
+    return false;
 }
 
 // The pid in a temporary's name ".<name>.pinscope-<pid>-XXXXXX", or 0 when it is not one.
@@ -151,17 +167,16 @@ std::pair<std::string, int> make_temporary(const std::string& directory, const s
 class OutputFile::Impl {
 public:
     Impl(const std::string& path) {
-        target_ = final_target(path);
-        const TargetKind kind = kind_of(path, target_);
         int fd = -1;
-        if (kind == TargetKind::Stdout) {
-            std::fflush(stdout);  // what was printed before comes first
-            fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-            if (fd < 0) fail_errno("cannot use standard output");
-        } else if (kind == TargetKind::Stream) {
-            fd = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (const auto inherited = descriptor_named(path)) {
+            std::fflush(nullptr);  // what was printed before comes first
+            fd = ::fcntl(*inherited, F_DUPFD_CLOEXEC, 0);
+            if (fd < 0) fail_errno("cannot use that descriptor");
+        } else if (written_in_place(path)) {
+            fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
             if (fd < 0) fail_errno("cannot open");
         } else {
+            target_ = final_target(path);
             mode_ = mode_for(target_);
             std::tie(temp_, fd) = make_temporary(directory_of(target_),
                                                  std::filesystem::path(target_).filename().string());
@@ -193,7 +208,7 @@ public:
         if (!*stream_) throw std::runtime_error("write failed");
         if (std::fflush(file_) != 0) fail_errno("write failed");
         if (!is_stream()) {
-            kind_of(target_, target_);  // still replaceable: a directory put there since is refused now
+            written_in_place(target_);  // still replaceable: a directory put there since is refused now
             if (::fchmod(::fileno(file_), mode_) != 0) fail_errno("cannot set permissions");
             if (::fsync(::fileno(file_)) != 0) fail_errno("sync failed");
         }
@@ -300,10 +315,9 @@ void remove_stale_temporaries(const std::string& directory) {
 }
 
 std::string scratch_directory_for(const std::string& path) {
-    const std::string target = final_target(path);
     struct stat info {};
-    const bool stream = path == "-" || (::stat(target.c_str(), &info) == 0 && !S_ISREG(info.st_mode));
-    if (!stream) return directory_of(target);
+    const bool stream = descriptor_named(path) || (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode));
+    if (!stream) return directory_of(final_target(path));
     std::error_code error;
     const std::filesystem::path temp = std::filesystem::temp_directory_path(error);
     return error ? std::string("/tmp") : temp.string();

@@ -2,7 +2,8 @@
 // The one way the project writes files: whole or not at all, and never over what is not a file.
 //
 // How a path is treated:
-//  - "-" is standard output, written as a stream;
+//  - "-" and /dev/stdout are standard output, /dev/stderr and /dev/fd/N (/proc/self/fd/N) those
+//    descriptors: written through as a stream, whatever they are (a pipe, a terminal, a file);
 //  - a character device (/dev/null, /dev/full, a terminal) or a FIFO is written as a stream, in place;
 //  - a symbolic link is followed and its final target replaced (the link stays);
 //  - anything else is written to a temporary beside it, flushed to disk and renamed over it.

@@ -19,7 +19,7 @@ template <typename Item, typename Less, typename TimeOf>
 class TimeOrderBuffer {
 public:
     static constexpr TimeNs kMinHold = 1'000'000'000;
-    static constexpr std::size_t kMaxHeld = std::size_t{1} << 19;
+    static constexpr std::size_t kMaxHeld = std::size_t{1} << 17;
 
     // Takes the new items (any order); `span` items widen the hold.
     template <typename Range>

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <iostream>
 #include <stdexcept>
 #include <thread>
 
@@ -174,6 +175,14 @@ TEST(AtomicFile, DashGoesToStandardOutput) {
     testing::internal::CaptureStdout();
     write_text("-", "to stdout\n");
     EXPECT_EQ(testing::internal::GetCapturedStdout(), "to stdout\n");
+}
+
+TEST(AtomicFile, DevStdoutWritesThroughTheDescriptorEvenWhenItIsAFile) {
+    testing::internal::CaptureStdout();  // standard output is now a regular file
+    std::cout << "before\n" << std::flush;
+    write_text("/dev/stdout", "json\n");
+    std::cout << "after\n" << std::flush;
+    EXPECT_EQ(testing::internal::GetCapturedStdout(), "before\njson\nafter\n");
 }
 
 TEST(AtomicFile, DirectoryAtThePathIsRefused) {

@@ -10,7 +10,8 @@
 #         which also writes --csv and --trace from the window's stores at the end).
 # Every S seconds it writes VmRSS and VmLck (pinned bytes) of the process from /proc/PID/status
 # into DIR/<which>.csv, and at the end prints the plateau (the median once the bounded stores are
-# full, from --fill seconds on) and the largest deviation from it, in percent.
+# full, from --fill seconds to the end of the run; writing the exports after it is left out) and
+# the largest deviation from it, in percent.
 # Defaults: one hour (3600 s), a sample every 10 s, stores taken as full after 600 s.
 # The exports of a fast run are large (spans.csv and the trace grow by their row size for every
 # span): DIR needs the disk for them; they are removed at the end unless --keep is given.
@@ -20,7 +21,7 @@
 #          kDefaultCounterCapacity (2^16 samples): full after that many spans/samples; the
 #          observer drains them every 10 ms.
 #          TimeOrderBuffer (each streamed export): the spans of the last max(1 s, 2 x the longest
-#          span) of the run, at most 2^19 items; full after the first second or so.
+#          span) of the run, at most 2^17 items; full after the first second or so.
 #          MetricsTracker: the sliding window (--window, 1 s) of spans.
 #  window  SpanStore: SpanStore::kDefaultCapacity (2,000,000 spans), full after 2M spans.
 #          EngineFeed counters: 1,000,000 samples (5 counters every 10 ms: full after 2,000 s).
@@ -61,8 +62,9 @@ sample() {
 # The plateau (median from --fill on) and the largest deviation from it, for RSS and locked bytes.
 report() {
     local name=$1 csv=$2
-    awk -F, -v fill="$fill" -v name="$name" '
-        NR > 1 { n_all++; last_rss = $2; if ($1 >= fill) { rss[n] = $2; lck[n] = $3; n++ } }
+    awk -F, -v fill="$fill" -v until="$seconds" -v name="$name" '
+        BEGIN { n = 0 }
+        NR > 1 { n_all++; if ($1 >= fill && $1 < until) { rss[n] = $2; lck[n] = $3; n++ } }
         function median(a, count,   i, j, t, b) {
             for (i = 0; i < count; i++) b[i] = a[i]
             for (i = 1; i < count; i++) for (j = i; j > 0 && b[j - 1] > b[j]; j--) { t = b[j]; b[j] = b[j - 1]; b[j - 1] = t }
@@ -74,10 +76,10 @@ report() {
             return mid > 0 ? 100 * worst / mid : 0
         }
         END {
-            if (n == 0) { printf "%s: no samples after %d s (%d in all)\n", name, fill, n_all; exit 1 }
+            if (n == 0) { printf "%s: no samples from %d s to %d s (%d in all)\n", name, fill, until, n_all; exit 1 }
             r = median(rss, n); l = median(lck, n)
-            printf "%s: %d samples from %d s on: RSS plateau %.1f MiB, max deviation %.2f %%; ", name, n, fill, r / 1024, deviation(rss, n, r)
-            printf "locked plateau %.1f MiB, max deviation %.2f %%\n", l / 1024, deviation(lck, n, l)
+            printf "%s: %d samples from %d s to the end of the run: RSS plateau %.1f MiB, max deviation %.2f %%; ", name, n, fill, r / 1024, deviation(rss, n, r)
+            printf "locked plateau %d KiB, max deviation %.2f %%\n", l, deviation(lck, n, l)
         }' "$csv"
 }
 
