@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "export/AtomicFile.h"
+
 namespace pinscope::cli {
 
 namespace fs = std::filesystem;
@@ -15,8 +17,8 @@ void check_writable(const char* flag, const std::string& path, OutputKind kind) 
         throw std::runtime_error(std::string(flag) + ": cannot write " + path + ": " + why);
     };
     const bool directory = kind == OutputKind::Directory;
-    if (path == "-") {
-        if (directory) fail("standard output cannot hold a folder");
+    if (descriptor_named(path)) {  // standard output and the like: written through
+        if (directory) fail("a descriptor cannot hold a folder");
         return;
     }
     // A character device or a FIFO (also behind a link) is written in place: it needs no folder.

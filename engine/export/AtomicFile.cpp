@@ -110,22 +110,6 @@ std::string final_target(const std::string& path) {
     throw std::runtime_error("too many levels of symbolic links");
 }
 
-// The descriptor a path names, for "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N:
-// written through (at the descriptor's own offset), never opened afresh or replaced, whatever it
-// is (a pipe, a terminal, or a file the shell redirected to).
-std::optional<int> descriptor_named(const std::string& path) {
-    if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
-    if (path == "/dev/stderr") return STDERR_FILENO;
-    for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
-        if (path.rfind(prefix, 0) != 0) continue;
-        int fd = -1;
-        const char* end = path.data() + path.size();
-        const auto [rest, error] = std::from_chars(path.data() + prefix.size(), end, fd);
-        if (error == std::errc() && rest == end && fd >= 0) return fd;
-    }
-    return std::nullopt;
-}
-
 // Whether the path (its links followed) is a character device or a FIFO: written in place.
 // Anything else but a regular file or nothing is refused.
 bool written_in_place(const std::string& path) {
@@ -278,6 +262,21 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     OutputFile file(path);
     naming(path, [&] { write(file.stream()); });
     file.commit();
+}
+
+// Written through (at the descriptor's own offset), never opened afresh or replaced, whatever it
+// is (a pipe, a terminal, or a file the shell redirected to).
+std::optional<int> descriptor_named(const std::string& path) {
+    if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+    if (path == "/dev/stderr") return STDERR_FILENO;
+    for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        if (path.rfind(prefix, 0) != 0) continue;
+        int fd = -1;
+        const char* end = path.data() + path.size();
+        const auto [rest, error] = std::from_chars(path.data() + prefix.size(), end, fd);
+        if (error == std::errc() && rest == end && fd >= 0) return fd;
+    }
+    return std::nullopt;
 }
 
 ScratchFile open_scratch_file(const std::string& directory) {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -67,6 +68,10 @@ ScratchFile open_scratch_file(const std::string& directory);
 
 // Removes the temporaries of pinscope processes that are gone from `directory`; best effort.
 void remove_stale_temporaries(const std::string& directory);
+
+// The descriptor a path names: 1 for "-" and /dev/stdout, 2 for /dev/stderr, N for /dev/fd/N and
+// /proc/self/fd/N; nullopt for any other path.
+std::optional<int> descriptor_named(const std::string& path);
 
 // The folder where an output's temporaries and scratch files go: that of the path's final target,
 // or the system's temporary folder for a stream.

@@ -96,16 +96,14 @@ ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, TimeNs origin, const std
 
 void ChromeTraceWriter::add(const std::vector<Span>& spans, const std::vector<CounterSample>& counters,
                             const std::vector<Marker>& markers) {
-    std::vector<Item> items;
-    items.reserve(spans.size() + counters.size() + markers.size());
     for (const Span& span : spans) {
         lanes_.insert(span.lane);
         buffer_.widen_hold(span.duration());
-        items.emplace_back(span);
     }
-    items.insert(items.end(), counters.begin(), counters.end());
-    items.insert(items.end(), markers.begin(), markers.end());
-    buffer_.add(items);
+    // One kind after the other: at one time, spans then counters then markers, as arrived.
+    buffer_.add(spans);
+    buffer_.add(counters);
+    buffer_.add(markers);
     buffer_.release_ready([&](const Item& item) { write_timed(item); });
 }
 

@@ -26,8 +26,8 @@ public:
     void add(const Range& items) {
         const std::size_t old_size = held_.size();
         for (const auto& item : items) {
-            newest_ = std::max(newest_, TimeOf{}(item));
             held_.push_back(item);
+            newest_ = std::max(newest_, TimeOf{}(held_.back()));
         }
         const auto middle = held_.begin() + static_cast<std::ptrdiff_t>(old_size);
         std::stable_sort(middle, held_.end(), Less{});
