@@ -183,7 +183,6 @@ public:
 
     bool is_stream() const { return temp_.empty(); }
     std::ostream& stream() { return *stream_; }
-    bool failed() const { return buffer_->error() != 0 || !*stream_; }
 
     void finish_writing() {
         if (file_ == nullptr) return;
@@ -246,7 +245,6 @@ OutputFile::~OutputFile() = default;
 
 bool OutputFile::is_stream() const { return impl_->is_stream(); }
 std::ostream& OutputFile::stream() { return impl_->stream(); }
-bool OutputFile::failed() const { return impl_->failed(); }
 void OutputFile::finish_writing() { naming(path_, [&] { impl_->finish_writing(); }); }
 void OutputFile::replace_target() {
     naming(path_, [&] { impl_->replace_target(); });

@@ -31,8 +31,6 @@ public:
     const std::string& path() const { return path_; }
     bool is_stream() const;
     std::ostream& stream();
-    // Whether a write has failed so far; the reason comes out of finish_writing().
-    bool failed() const;
 
     // Flushes (and for a temporary, syncs and closes) what was written; throws on a write error.
     void finish_writing();

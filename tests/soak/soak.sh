@@ -12,7 +12,8 @@
 # into DIR/<which>.csv, and at the end prints the plateau (the median once the bounded stores are
 # full, from --fill seconds to the end of the run; writing the exports after it is left out) and
 # the largest deviation from it, in percent.
-# Defaults: one hour (3600 s), a sample every 10 s, stores taken as full after 600 s.
+# Defaults: one hour (3600 s), a sample every 10 s, stores taken as full after 2100 s (the window
+# fills its SpanStore, counter store and plots within about 35 minutes of its default run).
 # The exports of a fast run are large (spans.csv and the trace grow by their row size for every
 # span): DIR needs the disk for them; they are removed at the end unless --keep is given.
 #
@@ -30,7 +31,7 @@
 #          one every 10 ms: full after 2,000 s.
 set -euo pipefail
 
-seconds=3600 every=10 fill=600 out=soak-out build=build/dev which=both keep=0 run_flags=()
+seconds=3600 every=10 fill=2100 out=soak-out build=build/dev which=both keep=0 run_flags=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
