@@ -26,7 +26,7 @@
 #          MetricsTracker: the sliding window (--window, 1 s) of spans.
 #  window  SpanStore: SpanStore::kDefaultCapacity (2,000,000 spans), full after 2M spans.
 #          EngineFeed counters: 1,000,000 samples (5 counters every 10 ms: full after 2,000 s).
-#          EngineFeed NUMA samples: 1,000,000 (one every 10 ms: full after 10,000 s, past the hour).
+#          EngineFeed NUMA samples: 1,000,000 (about 30 a second: full past the hour).
 #          Plots: TimeSeriesPlot keeps kMaxPoints (200,000) points per line; a counter line gets
 #          one every 10 ms: full after 2,000 s.
 set -euo pipefail
