@@ -1,9 +1,12 @@
 #include "OutputPaths.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <stdexcept>
+
+#include "export/AtomicFile.h"
 
 namespace pinscope::cli {
 
@@ -14,8 +17,19 @@ void check_writable(const char* flag, const std::string& path, OutputKind kind) 
         throw std::runtime_error(std::string(flag) + ": cannot write " + path + ": " + why);
     };
     const bool directory = kind == OutputKind::Directory;
+    if (descriptor_named(path)) {  // standard output and the like: written through
+        if (directory) fail("a descriptor cannot hold a folder");
+        return;
+    }
+    // A character device or a FIFO (also behind a link) is written in place: it needs no folder.
+    struct stat info {};
+    if (!directory && ::stat(path.c_str(), &info) == 0 && (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode))) {
+        if (::access(path.c_str(), W_OK) != 0) fail("it is not writable");
+        return;
+    }
     std::error_code error;
-    const fs::path target = fs::absolute(path, error);
+    // A link is followed: its target is what gets replaced.
+    const fs::path target = directory ? fs::absolute(path, error) : fs::weakly_canonical(fs::absolute(path, error), error);
     if (error) fail(error.message());
     if (directory && fs::exists(target, error) && !fs::is_directory(target, error)) fail("it is not a directory");
     if (!directory && fs::is_directory(target, error)) fail("it is a directory");

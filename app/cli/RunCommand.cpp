@@ -17,7 +17,7 @@ namespace pinscope::cli {
 
 namespace {
 
-// Writes one export; on failure says so and returns false.
+// Writes the exports; on failure says so and returns false.
 bool write_export(const std::function<void()>& write, const std::string& done) {
     try {
         write();
@@ -25,7 +25,7 @@ bool write_export(const std::function<void()>& write, const std::string& done) {
         std::cerr << kProgram << ": " << e.what() << '\n';
         return false;
     }
-    std::cout << done << '\n';
+    std::cout << done << std::flush;
     return true;
 }
 
@@ -53,8 +53,12 @@ int RunCommand::execute() const {
     if (!trace_path_.empty()) check_writable("--trace", trace_path_, OutputKind::File);
     if (!summary_path_.empty()) check_writable("--summary", summary_path_, OutputKind::File);
 
-    const bool keep_record = !csv_dir_.empty() || !trace_path_.empty() || !summary_path_.empty();
-    RunDriver driver(keep_record);
+    // Opened before the run, so that a path that cannot be written is refused at once; the files
+    // are streamed to while the run goes and replace their targets together at the end.
+    std::shared_ptr<RunFileExports> exports;
+    if (!csv_dir_.empty() || !trace_path_.empty() || !summary_path_.empty())
+        exports = std::make_shared<RunFileExports>(ExportPaths{csv_dir_, trace_path_, summary_path_});
+    RunDriver driver(exports);
     bool interrupted = false;
     try {
         interrupted = driver.run(config);
@@ -62,19 +66,18 @@ int RunCommand::execute() const {
         throw UsageError(flags_.describe(error.issue()));  // a device profile that cannot be loaded
     }
     const Runner& runner = driver.runner();
-    const RunRecord record = keep_record ? runner.record() : RunRecord{runner.summary(), 0, {}, {}, {}};
-    const RunSummary& summary = record.summary;
+    const RunSummary summary = runner.summary();
     if (interrupted) std::cerr << kProgram << ": interrupted; the summary covers the run so far\n";
     std::cout << format_summary(summary) << std::flush;
 
     bool written = true;
-    if (!csv_dir_.empty())
-        written &= write_export([&] { export_csv_dir(csv_dir_, record); },
-                                "wrote spans.csv, counters.csv, numa.csv, summary.json to " + csv_dir_);
-    if (!trace_path_.empty())
-        written &= write_export([&] { export_chrome_trace(trace_path_, record); }, "wrote " + trace_path_);
-    if (!summary_path_.empty())
-        written &= write_export([&] { export_summary_json(summary_path_, summary); }, "wrote " + summary_path_);
+    if (exports) {
+        std::string done;
+        if (!csv_dir_.empty()) done += "wrote spans.csv, counters.csv, numa.csv, summary.json to " + csv_dir_ + "\n";
+        if (!trace_path_.empty()) done += "wrote " + trace_path_ + "\n";
+        if (!summary_path_.empty()) done += "wrote " + summary_path_ + "\n";
+        written = write_export([&] { exports->finish(summary); }, done);
+    }
 
     if (!summary.error.empty()) {
         if (!driver.engine_reported_error()) std::cerr << kProgram << ": run failed: " << summary.error << '\n';

@@ -18,10 +18,10 @@ void print_engine_message(Severity severity, const std::string& text) {
     std::fputs(line.c_str(), stderr);
 }
 
-RunnerOptions options_for(bool keep_record, const Measurement& measurement,
+RunnerOptions options_for(std::shared_ptr<RunRecorder> recorder, const Measurement& measurement,
                           std::shared_ptr<std::atomic<bool>> reported_error) {
     RunnerOptions options;
-    options.keep_record = keep_record;
+    options.recorder = std::move(recorder);
     options.window_s = measurement.window_s;
     options.trace_all_spans = measurement.trace_all_spans;
     options.messages = [reported_error](Severity severity, const std::string& text) {
@@ -33,9 +33,9 @@ RunnerOptions options_for(bool keep_record, const Measurement& measurement,
 
 }  // namespace
 
-RunDriver::RunDriver(bool keep_record, Measurement measurement)
+RunDriver::RunDriver(std::shared_ptr<RunRecorder> recorder, Measurement measurement)
     : reported_error_(std::make_shared<std::atomic<bool>>(false)),
-      runner_(options_for(keep_record, measurement, reported_error_)) {}
+      runner_(options_for(std::move(recorder), measurement, reported_error_)) {}
 
 RunDriver::~RunDriver() { runner_.stop(); }
 
@@ -46,7 +46,7 @@ bool RunDriver::run(const LoaderConfig& config) {
     // The Runner has no timed wait: poll, so that an interrupt is seen within a period.
     while (runner_.running() && !interrupted()) std::this_thread::sleep_for(kPollPeriod);
     const bool stopped_early = runner_.running();
-    // Also joins the observer, whose last pass puts the final spans into the summary and record.
+    // Also joins the observer, whose last pass puts the final spans into the summary and recorder.
     runner_.stop();
     return stopped_early;
 }

@@ -21,7 +21,8 @@ class RunDriver {
 public:
     // Installs the signal handlers for its lifetime; a second signal kills as usual, for a stop
     // that hangs.
-    explicit RunDriver(bool keep_record, Measurement measurement = {});
+    // `recorder` (may be null) is fed everything the runs record.
+    explicit RunDriver(std::shared_ptr<RunRecorder> recorder, Measurement measurement = {});
     ~RunDriver();
     RunDriver(const RunDriver&) = delete;
     RunDriver& operator=(const RunDriver&) = delete;

@@ -58,7 +58,7 @@ int SweepCommand::execute() const {
         throw UsageError("--warmup: " + std::to_string(warmup_s_) + " is not allowed; seconds from 0 up");
     }
 
-    RunDriver driver(false, measurement);
+    RunDriver driver(nullptr, measurement);
     std::vector<SweepRow> rows;
     for (std::size_t i = 0; i < total && !RunDriver::interrupted(); ++i) {
         const std::string point = describe_sweep_point(configs[i]);

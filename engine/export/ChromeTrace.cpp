@@ -1,12 +1,11 @@
 #include "export/ChromeTrace.h"
 
 #include <algorithm>
-#include <set>
-#include <variant>
+#include <cstdint>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
-#include "export/ExportFormat.h"
 #include "export/SummaryJson.h"
 
 namespace pinscope {
@@ -40,16 +39,6 @@ json thread_metadata(const char* name, Lane lane, json args) {
     return event;
 }
 
-void write_metadata(std::ostream& out, const RunRecord& record, bool& first) {
-    write_event(out, metadata("process_name", {{"name", "pinscope " + record.summary.device.name}}), first);
-    std::set<Lane, decltype(&lane_less)> lanes(&lane_less);
-    for (const Span& span : record.spans) lanes.insert(span.lane);
-    for (Lane lane : lanes) {
-        write_event(out, thread_metadata("thread_name", lane, {{"name", lane_name(lane)}}), first);
-        write_event(out, thread_metadata("thread_sort_index", lane, {{"sort_index", sort_index(lane)}}), first);
-    }
-}
-
 json event_for(const Span& span, TimeNs origin) {
     json args = {{"batch", span.batch}, {"bytes", span.bytes}};
     if (span.cpu >= 0) args["cpu"] = span.cpu;
@@ -71,22 +60,6 @@ json event_for(const Marker& marker, TimeNs origin) {
             {"ts", relative_us(marker.time, origin)}};
 }
 
-struct Timed {
-    TimeNs time;
-    std::variant<const Span*, const CounterSample*, const Marker*> item;
-};
-
-// Spans in export order, then counters, then markers; stable-sorted by time.
-std::vector<Timed> timed_in_order(const RunRecord& record) {
-    std::vector<Timed> timed;
-    timed.reserve(record.spans.size() + record.counters.size() + record.markers.size());
-    for (const Span* span : spans_in_export_order(record.spans)) timed.push_back({span->start, span});
-    for (const CounterSample& sample : record.counters) timed.push_back({sample.time, &sample});
-    for (const Marker& marker : record.markers) timed.push_back({marker.time, &marker});
-    std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
-    return timed;
-}
-
 }  // namespace
 
 int trace_tid(Lane lane) {
@@ -100,19 +73,130 @@ int trace_tid(Lane lane) {
     return 0;
 }
 
+TimeNs ChromeTraceWriter::TimeOf::operator()(const Item& item) const {
+    struct Visit {
+        TimeNs operator()(const Span& span) const { return span.start; }
+        TimeNs operator()(const CounterSample& sample) const { return sample.time; }
+        TimeNs operator()(const Marker& marker) const { return marker.time; }
+    };
+    return std::visit(Visit{}, item);
+}
+
+bool ChromeTraceWriter::Less::operator()(const Item& a, const Item& b) const {
+    const TimeNs ta = TimeOf{}(a);
+    const TimeNs tb = TimeOf{}(b);
+    if (ta != tb) return ta < tb;
+    if (a.index() != b.index()) return a.index() < b.index();
+    const Span* sa = std::get_if<Span>(&a);
+    return sa != nullptr && span_export_less(*sa, std::get<Span>(b));
+}
+
+ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, TimeNs origin, const std::string& scratch_directory)
+    : out_(out), origin_(origin), scratch_(open_scratch_file(scratch_directory)) {}
+
+void ChromeTraceWriter::add(const std::vector<Span>& spans, const std::vector<CounterSample>& counters,
+                            const std::vector<Marker>& markers) {
+    for (const Span& span : spans) {
+        lanes_.insert(span.lane);
+        buffer_.widen_hold(span.duration());
+    }
+    // One kind after the other: at one time, spans then counters then markers, as arrived.
+    buffer_.add(spans);
+    buffer_.add(counters);
+    buffer_.add(markers);
+    buffer_.release_ready([&](const Item& item) { write_timed(item); });
+}
+
+// The scratch file holds the events in order as records (a tag, then the item's bytes; a marker's
+// text after its length), so that the observer only copies them; JSON is made once, at the end.
+enum class Tag : std::uint8_t { Span, Counter, Marker };
+
+template <typename T>
+bool put(std::FILE* file, const T& value) {
+    return std::fwrite(&value, sizeof value, 1, file) == 1;
+}
+
+template <typename T>
+bool get(std::FILE* file, T& value) {
+    return std::fread(&value, sizeof value, 1, file) == 1;
+}
+
+void ChromeTraceWriter::write_timed(const Item& item) {
+    std::FILE* file = scratch_.get();
+    bool ok = true;
+    if (const Span* span = std::get_if<Span>(&item)) {
+        ok = put(file, Tag::Span) && put(file, *span);
+    } else if (const CounterSample* sample = std::get_if<CounterSample>(&item)) {
+        ok = put(file, Tag::Counter) && put(file, *sample);
+    } else {
+        const Marker& marker = std::get<Marker>(item);
+        const auto length = static_cast<std::uint32_t>(marker.text.size());
+        ok = put(file, Tag::Marker) && put(file, marker.time) && put(file, length) &&
+             std::fwrite(marker.text.data(), 1, length, file) == length;
+    }
+    failed_ = failed_ || !ok;
+}
+
+namespace {
+
+// The next record of the scratch file; false at its end.
+bool read_timed(std::FILE* file, ChromeTraceWriter::Item& item) {
+    Tag tag{};
+    if (!get(file, tag)) return false;
+    switch (tag) {
+        case Tag::Span: {
+            Span span;
+            if (!get(file, span)) return false;
+            item = span;
+            return true;
+        }
+        case Tag::Counter: {
+            CounterSample sample;
+            if (!get(file, sample)) return false;
+            item = sample;
+            return true;
+        }
+        case Tag::Marker: {
+            Marker marker;
+            std::uint32_t length = 0;
+            if (!get(file, marker.time) || !get(file, length)) return false;
+            marker.text.resize(length);
+            if (std::fread(marker.text.data(), 1, length, file) != length) return false;
+            item = std::move(marker);
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 // Written event by event rather than as one json value: a long run holds hundreds of thousands of
 // spans, and a json tree of them all would cost far more memory than the record itself.
-void write_chrome_trace(std::ostream& out, const RunRecord& record) {
+void ChromeTraceWriter::finish(const RunSummary& summary) {
+    buffer_.release_all([&](const Item& item) { write_timed(item); });
+    std::FILE* file = scratch_.get();
+    if (failed_ || std::fflush(file) != 0 || std::fseek(file, 0, SEEK_SET) != 0)
+        throw std::runtime_error("the trace events could not be kept in a scratch file");
     // displayTimeUnit first: Perfetto reads it only from the start of the file.
-    out << R"({"displayTimeUnit":"ms","otherData":)"
-        << json_text(summary_to_json(record.summary))
-        << R"(,"traceEvents":[)";
+    out_ << R"({"displayTimeUnit":"ms","otherData":)" << json_text(summary_to_json(summary)) << R"(,"traceEvents":[)";
     bool first = true;
-    write_metadata(out, record, first);
-    for (const Timed& timed : timed_in_order(record)) {
-        std::visit([&](const auto* item) { write_event(out, event_for(*item, record.origin), first); }, timed.item);
+    write_event(out_, metadata("process_name", {{"name", "pinscope " + summary.device.name}}), first);
+    for (Lane lane : lanes_) {
+        write_event(out_, thread_metadata("thread_name", lane, {{"name", lane_name(lane)}}), first);
+        write_event(out_, thread_metadata("thread_sort_index", lane, {{"sort_index", sort_index(lane)}}), first);
     }
-    out << "\n]}\n";
+    Item item;
+    while (read_timed(file, item))
+        write_event(out_, std::visit([&](const auto& x) { return event_for(x, origin_); }, item), first);
+    if (std::ferror(file) != 0) throw std::runtime_error("the trace events could not be read back");
+    out_ << "\n]}\n";
+}
+
+void write_chrome_trace(std::ostream& out, const RunRecord& record) {
+    ChromeTraceWriter writer(out, record.origin, scratch_directory_for("-"));
+    writer.add(record.spans, record.counters, record.markers);
+    writer.finish(record.summary);
 }
 
 }  // namespace pinscope

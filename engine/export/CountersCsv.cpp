@@ -1,46 +1,44 @@
 #include "export/CountersCsv.h"
 
-#include <algorithm>
-#include <array>
-#include <optional>
-
 #include "export/ExportFormat.h"
 
 namespace pinscope {
 
-namespace {
-
-using Row = std::array<std::optional<double>, kCounterCount>;
-
-void write_header(std::ostream& out) {
-    out << "time_s";
-    for (int i = 0; i < kCounterCount; ++i) out << ',' << to_string(static_cast<Counter>(i));
-    out << '\n';
+CountersCsvWriter::CountersCsvWriter(std::ostream& out, TimeNs origin) : out_(out), origin_(origin) {
+    out_ << "time_s";
+    for (int i = 0; i < kCounterCount; ++i) out_ << ',' << to_string(static_cast<Counter>(i));
+    out_ << '\n';
 }
 
-void write_row(std::ostream& out, TimeNs time, TimeNs origin, const Row& values) {
-    out << format_time_s(time, origin);
-    for (const auto& value : values) out << ',' << (value ? format_shortest(*value) : std::string());
-    out << '\n';
+void CountersCsvWriter::add(const std::vector<CounterSample>& samples) {
+    buffer_.add(samples);
+    buffer_.release_ready([&](const CounterSample& sample) { take(sample); });
 }
 
-}  // namespace
+void CountersCsvWriter::finish() {
+    buffer_.release_all([&](const CounterSample& sample) { take(sample); });
+    if (row_time_) write_row();
+    row_time_.reset();
+}
+
+// Every sample at one time, in recorded order, makes one row: the last one of a counter wins.
+void CountersCsvWriter::take(const CounterSample& sample) {
+    if (row_time_ && *row_time_ != sample.time) write_row();
+    row_time_ = sample.time;
+    const auto column = static_cast<std::size_t>(sample.counter);
+    if (column < last_.size()) last_[column] = sample.value;
+}
+
+void CountersCsvWriter::write_row() {
+    out_ << format_time_s(*row_time_, origin_);
+    for (const auto& value : last_) out_ << ',' << (value ? format_shortest(*value) : std::string());
+    out_ << '\n';
+}
 
 void write_counters_csv(std::ostream& out, const std::vector<CounterSample>& samples, TimeNs origin) {
-    write_header(out);
-    std::vector<CounterSample> sorted = samples;
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const CounterSample& a, const CounterSample& b) { return a.time < b.time; });
-    Row last{};
-    for (std::size_t i = 0; i < sorted.size();) {
-        const TimeNs time = sorted[i].time;
-        // Every sample at this time, in recorded order: the last one of a counter wins.
-        for (; i < sorted.size() && sorted[i].time == time; ++i) {
-            const auto column = static_cast<std::size_t>(sorted[i].counter);
-            if (column < last.size()) last[column] = sorted[i].value;
-        }
-        write_row(out, time, origin, last);
-    }
+    CountersCsvWriter writer(out, origin);
+    writer.add(samples);
+    writer.finish();
 }
 
 }  // namespace pinscope

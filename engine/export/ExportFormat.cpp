@@ -76,15 +76,9 @@ bool lane_less(Lane a, Lane b) {
     return std::tuple(a.kind, a.index) < std::tuple(b.kind, b.index);
 }
 
-std::vector<const Span*> spans_in_export_order(const std::vector<Span>& spans) {
-    std::vector<const Span*> ordered;
-    ordered.reserve(spans.size());
-    for (const Span& span : spans) ordered.push_back(&span);
-    std::stable_sort(ordered.begin(), ordered.end(), [](const Span* a, const Span* b) {
-        if (a->start != b->start) return a->start < b->start;
-        return lane_less(a->lane, b->lane);
-    });
-    return ordered;
+bool span_export_less(const Span& a, const Span& b) {
+    if (a.start != b.start) return a.start < b.start;
+    return lane_less(a.lane, b.lane);
 }
 
 }  // namespace pinscope

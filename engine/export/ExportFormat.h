@@ -38,7 +38,7 @@ std::string lane_kind_token(LaneKind kind);
 bool lane_less(Lane a, Lane b);
 
 // Export order of spans: by start time, then lane (kind in enum order, then index); ties keep
-// their recorded order.
-std::vector<const Span*> spans_in_export_order(const std::vector<Span>& spans);
+// their recorded order (sort stably).
+bool span_export_less(const Span& a, const Span& b);
 
 }  // namespace pinscope

@@ -1,29 +1,76 @@
 #include "export/NumaCsv.h"
 
 #include <algorithm>
-#include <set>
+#include <cstdint>
+#include <stdexcept>
 
 #include "export/ExportFormat.h"
 
 namespace pinscope {
 
-void write_numa_csv(std::ostream& out, const std::vector<NumaSample>& samples, TimeNs origin) {
-    std::set<int> nodes;
-    for (const NumaSample& sample : samples)
-        for (const NodeUsage& node : sample.pinned) nodes.insert(node.node);
-    out << "time_s";
-    for (const int node : nodes) out << ",node" << node << "_pinned_in_use_bytes";
-    out << ",cross_node_h2d_bytes,cross_node_host_copy_bytes\n";
-    for (const NumaSample& sample : samples) {
-        out << format_time_s(sample.time, origin);
-        for (const int node : nodes) {
-            const auto it = std::find_if(sample.pinned.begin(), sample.pinned.end(),
-                                         [&](const NodeUsage& n) { return n.node == node; });
-            out << ',';
-            if (it != sample.pinned.end()) out << it->pinned_bytes;
-        }
-        out << ',' << sample.cross_node_h2d_bytes << ',' << sample.cross_node_host_copy_bytes << '\n';
+namespace {
+
+// A sample in the scratch file: time, node count, (node, bytes) pairs, the two cross-node totals.
+template <typename T>
+bool put(std::FILE* file, const T& value) {
+    return std::fwrite(&value, sizeof value, 1, file) == 1;
+}
+
+template <typename T>
+bool get(std::FILE* file, T& value) {
+    return std::fread(&value, sizeof value, 1, file) == 1;
+}
+
+bool read_sample(std::FILE* file, NumaSample& sample) {
+    std::uint32_t count = 0;
+    if (!get(file, sample.time) || !get(file, count)) return false;
+    sample.pinned.resize(count);
+    for (NodeUsage& node : sample.pinned)
+        if (!get(file, node.node) || !get(file, node.pinned_bytes)) return false;
+    return get(file, sample.cross_node_h2d_bytes) && get(file, sample.cross_node_host_copy_bytes);
+}
+
+}  // namespace
+
+NumaCsvWriter::NumaCsvWriter(std::ostream& out, TimeNs origin, const std::string& scratch_directory)
+    : out_(out), origin_(origin), scratch_(open_scratch_file(scratch_directory)) {}
+
+void NumaCsvWriter::add(const NumaSample& sample) {
+    for (const NodeUsage& node : sample.pinned) nodes_.insert(node.node);
+    std::FILE* file = scratch_.get();
+    bool ok = put(file, sample.time) && put(file, static_cast<std::uint32_t>(sample.pinned.size()));
+    for (const NodeUsage& node : sample.pinned) ok = ok && put(file, node.node) && put(file, node.pinned_bytes);
+    ok = ok && put(file, sample.cross_node_h2d_bytes) && put(file, sample.cross_node_host_copy_bytes);
+    failed_ = failed_ || !ok;
+}
+
+void NumaCsvWriter::finish() {
+    std::FILE* file = scratch_.get();
+    if (failed_ || std::fflush(file) != 0 || std::fseek(file, 0, SEEK_SET) != 0)
+        throw std::runtime_error("the NUMA samples could not be kept in a scratch file");
+    out_ << "time_s";
+    for (const int node : nodes_) out_ << ",node" << node << "_pinned_in_use_bytes";
+    out_ << ",cross_node_h2d_bytes,cross_node_host_copy_bytes\n";
+    NumaSample sample;
+    while (read_sample(file, sample)) write_row(sample);
+    if (std::ferror(file) != 0) throw std::runtime_error("the NUMA samples could not be read back");
+}
+
+void NumaCsvWriter::write_row(const NumaSample& sample) {
+    out_ << format_time_s(sample.time, origin_);
+    for (const int node : nodes_) {
+        const auto it = std::find_if(sample.pinned.begin(), sample.pinned.end(),
+                                     [&](const NodeUsage& n) { return n.node == node; });
+        out_ << ',';
+        if (it != sample.pinned.end()) out_ << it->pinned_bytes;
     }
+    out_ << ',' << sample.cross_node_h2d_bytes << ',' << sample.cross_node_host_copy_bytes << '\n';
+}
+
+void write_numa_csv(std::ostream& out, const std::vector<NumaSample>& samples, TimeNs origin) {
+    NumaCsvWriter writer(out, origin, scratch_directory_for("-"));
+    for (const NumaSample& sample : samples) writer.add(sample);
+    writer.finish();
 }
 
 }  // namespace pinscope

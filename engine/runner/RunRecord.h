@@ -1,6 +1,6 @@
 #pragma once
-// What a run leaves behind: its summary, and (when kept) every span, counter sample and marker.
-// Exporters write these; the CLI prints the summary.
+// What a run leaves behind: its summary, and every span, counter sample and marker where a
+// RunRecorder or the window keeps them in memory. Exporters write these; the CLI prints the summary.
 #include <cstdint>
 #include <string>
 #include <vector>

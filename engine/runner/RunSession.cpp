@@ -54,7 +54,7 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
     trace_->set_all_spans(options.trace_all_spans);
     device_.device->set_copy_timing(options.trace_all_spans);
     device_.device->set_stop(stop_.get_token());
-    record_.origin = origin_;
+    if (options_.recorder) options_.recorder->begin(origin_);
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
     running_ = true;
@@ -276,10 +276,10 @@ void RunSession::sample_counters(TimeNs now) {
     const auto& [then, bytes_then] = h2d_history_.front();
     const double rate = now > then ? static_cast<double>(bytes - bytes_then) / static_cast<double>(now - then) : 0.0;
     trace_->add(Counter::H2DGbPerS, now, rate);  // bytes per ns = GB/s
-    if (options_.keep_record) {
+    if (options_.recorder) {
         const NumaUsage usage = numa_.usage();
         std::lock_guard lock(state_mutex_);
-        record_.numa_samples.push_back({now, usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
+        options_.recorder->record(NumaSample{now, usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
     }
 }
 
@@ -288,11 +288,7 @@ void RunSession::observe() const {
     delta_.clear();
     reader_.poll(delta_);
     metrics_.add(delta_.spans);
-    if (options_.keep_record) {
-        record_.spans.insert(record_.spans.end(), delta_.spans.begin(), delta_.spans.end());
-        record_.counters.insert(record_.counters.end(), delta_.counters.begin(), delta_.counters.end());
-        for (auto& marker : delta_.markers) record_.markers.push_back(std::move(marker));
-    }
+    if (options_.recorder) options_.recorder->record(delta_);
 }
 
 RunSummary RunSession::summary() const {
@@ -325,18 +321,6 @@ RunSummary RunSession::summary() const {
 Metrics RunSession::window_metrics() const {
     std::lock_guard lock(state_mutex_);
     return metrics_.window(engine_done_ ? end_time_ : now_ns());
-}
-
-RunRecord RunSession::record() const {
-    RunRecord r;
-    r.summary = summary();
-    std::lock_guard lock(state_mutex_);
-    r.origin = record_.origin;
-    r.spans = record_.spans;
-    r.counters = record_.counters;
-    r.markers = record_.markers;
-    r.numa_samples = record_.numa_samples;
-    return r;
 }
 
 }  // namespace pinscope

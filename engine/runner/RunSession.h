@@ -1,6 +1,6 @@
 #pragma once
 // One run from start to stop: the engine thread that drives the pipeline through configurations,
-// and the observer thread that samples counters and keeps the metrics (and the record).
+// and the observer thread that samples counters, keeps the metrics and feeds the recorder.
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -42,7 +42,6 @@ public:
     NumaUsage numa_usage() const { return numa_.usage(); }
     RunSummary summary() const;
     Metrics window_metrics() const;
-    RunRecord record() const;
 
 private:
     void engine_main();
@@ -88,7 +87,6 @@ private:
     mutable TraceReader reader_;
     mutable TraceDelta delta_;
     mutable MetricsTracker metrics_;
-    mutable RunRecord record_;
     std::vector<std::string> warnings_;
     std::string error_;
     std::deque<std::pair<TimeNs, std::uint64_t>> h2d_history_;

@@ -54,6 +54,5 @@ std::shared_ptr<const MachineTopology> Runner::topology() const { return session
 NumaUsage Runner::numa_usage() const { return session_ ? session_->numa_usage() : NumaUsage{}; }
 RunSummary Runner::summary() const { return session_ ? session_->summary() : RunSummary{}; }
 Metrics Runner::window_metrics() const { return session_ ? session_->window_metrics() : Metrics{}; }
-RunRecord Runner::record() const { return session_ ? session_->record() : RunRecord{}; }
 
 }  // namespace pinscope

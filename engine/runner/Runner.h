@@ -11,6 +11,7 @@
 #include "config/LoaderConfig.h"
 #include "numa/NumaUsage.h"
 #include "runner/RunRecord.h"
+#include "runner/RunRecorder.h"
 #include "topology/MachineTopology.h"
 #include "trace/MessageSink.h"
 #include "trace/Trace.h"
@@ -22,7 +23,8 @@ class RunSession;
 
 struct RunnerOptions {
     MessageSink messages;                  // warnings and errors, from any engine thread
-    bool keep_record = false;              // keep every span and counter for record() (CLI, exports)
+    // Fed every span, counter, marker and NUMA sample as the run goes (exports, recordings).
+    std::shared_ptr<RunRecorder> recorder;
     std::size_t span_capacity = Trace::kDefaultSpanCapacity;
     bool trace_all_spans = true;           // false: compute spans only and untimed copies (to measure tracing's cost)
     double window_s = 1.0;                 // sliding window of window_metrics()
@@ -65,8 +67,6 @@ public:
     // Whole-run summary so far (final once the run has ended).
     RunSummary summary() const;
     Metrics window_metrics() const;
-    // Everything recorded, when RunnerOptions::keep_record is set.
-    RunRecord record() const;
 
 private:
     RunnerOptions options_;

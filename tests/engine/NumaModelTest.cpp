@@ -152,9 +152,8 @@ TEST(NumaModel, ReconfiguringMovesPagesAndSwitchesTopology) {
     config.batches.reset();
     config.seconds = 30;  // stopped below
     config.membind = MemoryPlacement::GpuLocal;
-    RunnerOptions options;
-    options.keep_record = true;
-    Runner runner(options);
+    std::shared_ptr<test::MemoryRecorder> recorder;
+    Runner runner(test::recording_into(recorder));
     EXPECT_EQ(runner.topology(), nullptr);
     runner.start(config);
     const auto first = runner.topology();
@@ -175,7 +174,7 @@ TEST(NumaModel, ReconfiguringMovesPagesAndSwitchesTopology) {
     runner.reconfigure(four);
     std::this_thread::sleep_for(200ms);
     runner.stop();
-    const RunRecord record = runner.record();
+    const RunRecord record = recorder->taken(runner);
     ASSERT_TRUE(record.summary.error.empty()) << record.summary.error;
     EXPECT_EQ(runner.topology()->source, "4-gpu-server (shipped sample)");
     EXPECT_EQ(runner.numa_usage().gpu_pci_bus_id, "0000:b8:00.0");

@@ -2,6 +2,7 @@
 // Runs a configuration to its end on the emulated device and returns everything it recorded.
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,13 +11,41 @@
 
 namespace pinscope::test {
 
+// Keeps everything a run records in memory, for tests to look at.
+class MemoryRecorder : public RunRecorder {
+public:
+    void begin(TimeNs origin) override { record_.origin = origin; }
+    void record(const TraceDelta& delta) override {
+        record_.spans.insert(record_.spans.end(), delta.spans.begin(), delta.spans.end());
+        record_.counters.insert(record_.counters.end(), delta.counters.begin(), delta.counters.end());
+        record_.markers.insert(record_.markers.end(), delta.markers.begin(), delta.markers.end());
+    }
+    void record(const NumaSample& sample) override { record_.numa_samples.push_back(sample); }
+    void finish(const RunSummary& summary) override { record_.summary = summary; }
+    // What was recorded so far, with the runner's summary now (which takes in the newest spans).
+    RunRecord taken(const Runner& runner) {
+        finish(runner.summary());
+        return record_;
+    }
+
+private:
+    RunRecord record_;
+};
+
+// Options whose recorder is `recorder` (made here).
+inline RunnerOptions recording_into(std::shared_ptr<MemoryRecorder>& recorder, RunnerOptions options = {}) {
+    recorder = std::make_shared<MemoryRecorder>();
+    options.recorder = recorder;
+    return options;
+}
+
 inline RunRecord run_to_end(const LoaderConfig& config, RunnerOptions options = {}) {
-    options.keep_record = true;
-    Runner runner(std::move(options));
+    std::shared_ptr<MemoryRecorder> recorder;
+    Runner runner(recording_into(recorder, std::move(options)));
     runner.start(config);
     runner.wait();
     runner.stop();
-    return runner.record();
+    return recorder->taken(runner);
 }
 
 // A small, quick configuration: 4 x 3x32x32 f32 batches (48 KiB) with the host modelled.

@@ -1,3 +1,7 @@
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -53,6 +57,44 @@ TEST(RunExports, MissingDirectoryForASingleFileThrowsAndCreatesNothing) {
     const std::string message = thrown_message([&] { export_chrome_trace(path, test::sample_record()); });
     EXPECT_NE(message.find(path), std::string::npos) << message;
     EXPECT_TRUE(test::file_names(tmp.path()).empty());
+}
+
+TEST(RunExports, CsvSetThatFailsLeavesEveryOldFileAndOthersInTheFolder) {
+    TempDir tmp;
+    const auto dir = tmp.path() / "run";
+    export_csv_dir(dir.string(), test::sample_record());
+    std::ofstream(dir / "notes.txt") << "mine";
+    const std::string old_spans = test::read_text(dir / "spans.csv");
+    const std::string old_summary = test::read_text(dir / "summary.json");
+    RunRecord newer = test::sample_record();
+    newer.spans.resize(3);
+    newer.summary.metrics.batches = 99;
+    {
+        RunFileExports exports({dir.string(), "", ""});
+        exports.begin(newer.origin);
+        exports.record(newer.spans, newer.counters, newer.markers);
+        // numa.csv becomes something that cannot be replaced before the set is committed.
+        std::filesystem::remove(dir / "numa.csv");
+        std::filesystem::create_directory(dir / "numa.csv");
+        EXPECT_THROW(exports.finish(newer.summary), std::runtime_error);
+    }
+    EXPECT_EQ(test::read_text(dir / "spans.csv"), old_spans);
+    EXPECT_EQ(test::read_text(dir / "summary.json"), old_summary);
+    EXPECT_EQ(test::file_names(dir),
+              (std::set<std::string>{"counters.csv", "notes.txt", "numa.csv", "spans.csv", "summary.json"}));
+}
+
+TEST(RunExports, CsvSetIntoAReadOnlyFolderFailsAtOnceAndChangesNothing) {
+    if (::geteuid() == 0) GTEST_SKIP() << "root writes into read-only folders";
+    TempDir tmp;
+    const auto dir = tmp.path() / "run";
+    export_csv_dir(dir.string(), test::sample_record());
+    const std::string old_spans = test::read_text(dir / "spans.csv");
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    const std::string message = thrown_message([&] { RunFileExports exports({dir.string(), "", ""}); });
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+    EXPECT_NE(message.find("cannot write " + (dir / "spans.csv").string()), std::string::npos) << message;
+    EXPECT_EQ(test::read_text(dir / "spans.csv"), old_spans);
 }
 
 }  // namespace

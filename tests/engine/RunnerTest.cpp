@@ -26,11 +26,6 @@ LoaderConfig until_stopped(LoaderConfig config) {
     return config;
 }
 
-RunnerOptions recording() {
-    RunnerOptions options;
-    options.keep_record = true;
-    return options;
-}
 
 bool contiguous_from_zero(const std::vector<std::uint64_t>& batches) {
     for (std::size_t i = 0; i < batches.size(); ++i)
@@ -54,12 +49,13 @@ TEST(Runner, RunBySecondsEndsOnTime) {
 }
 
 TEST(Runner, OriginIsTheRunsTimeZero) {
-    Runner runner(recording());
+    std::shared_ptr<test::MemoryRecorder> recorder;
+    Runner runner(test::recording_into(recorder));
     EXPECT_EQ(runner.origin(), 0);
     const TimeNs before = now_ns();
     runner.start(small_config(2, true));
     runner.wait();
-    const RunRecord record = runner.record();
+    const RunRecord record = recorder->taken(runner);
     EXPECT_EQ(runner.origin(), record.origin);
     EXPECT_GE(runner.origin(), before);
     ASSERT_FALSE(record.spans.empty());
@@ -77,7 +73,8 @@ TEST(Runner, RejectsAnInvalidConfigurationBeforeStarting) {
 TEST(Runner, StopFreesEveryPinnedBlock) {
     const std::uint64_t locked_before = test::locked_bytes();
     const LoaderConfig config = until_stopped(small_config(4, true));
-    Runner runner(recording());
+    std::shared_ptr<test::MemoryRecorder> recorder;
+    Runner runner(test::recording_into(recorder));
     runner.start(config);
     std::this_thread::sleep_for(300ms);
     EXPECT_TRUE(runner.running());
@@ -89,13 +86,14 @@ TEST(Runner, StopFreesEveryPinnedBlock) {
     EXPECT_EQ(summary.pinned.allocated_bytes.current, 0);
     EXPECT_EQ(test::locked_bytes(), locked_before);
     // Stopping abandons the batches in flight; those computed are every batch from the first, in order.
-    EXPECT_TRUE(contiguous_from_zero(batches_of(runner.record(), Stage::Compute)));
+    EXPECT_TRUE(contiguous_from_zero(batches_of(recorder->taken(runner), Stage::Compute)));
 }
 
 TEST(Runner, ReconfigureWhileRunningLosesNoBatchAndLeaksNothing) {
     const std::uint64_t locked_before = test::locked_bytes();
     const LoaderConfig config = until_stopped(small_config(4, false));
-    Runner runner(recording());
+    std::shared_ptr<test::MemoryRecorder> recorder;
+    Runner runner(test::recording_into(recorder));
     runner.start(config);
     std::this_thread::sleep_for(250ms);
 
@@ -112,7 +110,7 @@ TEST(Runner, ReconfigureWhileRunningLosesNoBatchAndLeaksNothing) {
     std::this_thread::sleep_for(250ms);
     runner.stop();
 
-    const RunRecord record = runner.record();
+    const RunRecord record = recorder->taken(runner);
     ASSERT_TRUE(record.summary.error.empty()) << record.summary.error;
     const auto computed = batches_of(record, Stage::Compute);
     EXPECT_GT(computed.size(), 30u);
@@ -138,8 +136,8 @@ TEST(Runner, ReconfigureWhileRunningLosesNoBatchAndLeaksNothing) {
 TEST(Runner, DeviceFailureStopsCleanlyAndTheNextRunWorks) {
     const std::uint64_t locked_before = test::locked_bytes();
     std::vector<std::string> errors;
-    RunnerOptions options;
-    options.keep_record = true;
+    std::shared_ptr<test::MemoryRecorder> recorder;
+    RunnerOptions options = test::recording_into(recorder);
     options.make_device = [](const LoaderConfig&) {
         return std::make_unique<test::FaultyDevice>(test::FaultyDevice::Fault::CopyFails, 10);
     };

@@ -1,7 +1,9 @@
 // Every export writes a file its program can open: PNG decodes (at the scale asked for), SVG
 // parses as XML, PDF starts with %PDF, the CSVs have their header rows, the Chrome trace parses as
 // JSON. Failures say what and where; nothing is exported before a run.
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -140,6 +142,32 @@ private slots:
         QVERIFY(blocker.open(QIODevice::WriteOnly));
         blocker.close();
         QVERIFY(!thrown_message([&] { window_->exports().save_csv(path(QStringLiteral("a-file"))); }).isEmpty());
+    }
+
+    void screenshotsReplaceTheirFileWholeAndFollowLinks() {
+        const QString svg = path(QStringLiteral("replaced.svg"));
+        QFile old(svg);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("old");
+        old.close();
+        const QString link = path(QStringLiteral("link.pdf"));
+        QVERIFY(QFile::link(QStringLiteral("target.pdf"), link));
+        ui::save_widget_image(window_->timeline(), svg);
+        ui::save_widget_image(window_->timeline(), link);
+        check_svg(svg);
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(head(path(QStringLiteral("target.pdf")), 5), QByteArray("%PDF-"));
+        const QStringList hidden = QDir(dir_.path()).entryList(QDir::Hidden | QDir::Files);
+        for (const QString& name : hidden) QVERIFY2(!name.contains(QStringLiteral(".pinscope-")), qPrintable(name));
+    }
+
+    void screenshotOntoAFullDeviceIsAnErrorAndTheDeviceStays() {
+        const QString link = path(QStringLiteral("full.png"));  // the suffix names the format
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), link));
+        const QString message = thrown_message([&] { ui::save_widget_image(window_->timeline(), link); });
+        QVERIFY2(message.contains(QStringLiteral("No space left on device")), qPrintable(message));
+        QVERIFY(QFileInfo(QStringLiteral("/dev/full")).exists());
+        QVERIFY(!QFileInfo(QStringLiteral("/dev/full")).isFile());
     }
 
     void nothingIsExportedBeforeARun() {

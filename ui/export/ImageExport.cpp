@@ -1,16 +1,19 @@
 #include "export/ImageExport.h"
 
+#include <QBuffer>
+#include <QFile>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 
 #include <qcustomplot.h>
 
 #include <stdexcept>
+
+#include "export/AtomicFile.h"
 
 namespace pinscope::ui {
 
@@ -46,7 +49,16 @@ private:
     std::vector<std::pair<QCustomPlot*, double>> saved_;
 };
 
-void save_png(QWidget& widget, const QString& path, double scale) {
+// Every format is drawn into memory first and then written by the one file writer, so that a
+// screenshot replaces its file whole or not at all (and goes to a FIFO or device as a stream).
+void write_image(const QString& path, const QByteArray& bytes) {
+    if (bytes.isEmpty()) fail(path, QStringLiteral("nothing was written"));
+    write_file_atomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) {
+        out.write(bytes.constData(), static_cast<std::streamsize>(bytes.size()));
+    });
+}
+
+QByteArray save_png(QWidget& widget, const QString& path, double scale) {
     QImage image(widget.size() * scale, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull()) fail(path, QStringLiteral("the image is too large"));
     image.setDevicePixelRatio(scale);
@@ -56,11 +68,12 @@ void save_png(QWidget& widget, const QString& path, double scale) {
         QPainter painter(&image);
         widget.render(&painter);
     }
-    QSaveFile file(path);  // whole or not at all
-    if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
-    QImageWriter writer(&file, "png");
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
     if (!writer.write(image)) fail(path, writer.errorString());
-    if (!file.commit()) fail(path, file.errorString());
+    return bytes;
 }
 
 void paint_vector(QWidget& widget, QPaintDevice& device, const QString& path) {
@@ -74,31 +87,34 @@ void paint_vector(QWidget& widget, QPaintDevice& device, const QString& path) {
     if (!painter.end()) fail(path, QStringLiteral("writing failed"));
 }
 
-void save_svg(QWidget& widget, const QString& path) {
+QByteArray save_svg(QWidget& widget, const QString& path) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setSize(widget.size());
     svg.setViewBox(QRect(QPoint(0, 0), widget.size()));
     svg.setTitle(QStringLiteral("pinscope"));
-    {
-        PlotBufferScale sharp(widget, 2);  // plots inside a window go in as images: at least sharp ones
-        paint_vector(widget, svg, path);
-    }
-    if (QFileInfo(path).size() <= 0) fail(path, QStringLiteral("nothing was written"));
+    PlotBufferScale sharp(widget, 2);  // plots inside a window go in as images: at least sharp ones
+    paint_vector(widget, svg, path);
+    return bytes;
 }
 
-void save_pdf(QWidget& widget, const QString& path) {
+QByteArray save_pdf(QWidget& widget, const QString& path) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     {
-        QFile probe(path);  // QPdfWriter does not say why it could not open the file
-        if (!probe.open(QIODevice::WriteOnly)) fail(path, probe.errorString());
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("pinscope"));
+        pdf.setResolution(96);
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setPageSize(QPageSize(QSizeF(widget.size()) * 72.0 / 96.0, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        PlotBufferScale sharp(widget, 2);
+        paint_vector(widget, pdf, path);
     }
-    QPdfWriter pdf(path);
-    pdf.setCreator(QStringLiteral("pinscope"));
-    pdf.setResolution(96);
-    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    pdf.setPageSize(QPageSize(QSizeF(widget.size()) * 72.0 / 96.0, QPageSize::Point, QString(), QPageSize::ExactMatch));
-    PlotBufferScale sharp(widget, 2);
-    paint_vector(widget, pdf, path);
+    return bytes;
 }
 
 }  // namespace
@@ -119,11 +135,13 @@ void save_widget_image(QWidget& widget, const QString& path, double scale) {
     const auto format = image_format_of(path);
     if (!format) fail(path, QStringLiteral("the name must end in .png, .svg or .pdf"));
     if (!(scale >= 0.25 && scale <= 8)) fail(path, QStringLiteral("the scale must be from 0.25 to 8"));
+    QByteArray bytes;
     switch (*format) {
-        case ImageFormat::Png: save_png(widget, path, scale); break;
-        case ImageFormat::Svg: save_svg(widget, path); break;
-        case ImageFormat::Pdf: save_pdf(widget, path); break;
+        case ImageFormat::Png: bytes = save_png(widget, path, scale); break;
+        case ImageFormat::Svg: bytes = save_svg(widget, path); break;
+        case ImageFormat::Pdf: bytes = save_pdf(widget, path); break;
     }
+    write_image(path, bytes);
 }
 
 }  // namespace pinscope::ui
