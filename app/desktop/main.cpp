@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     if (line.headless()) return pinscope::desktop::run_headless(line);
 
     pinscope::ui::MainWindow window;
+    if (line.loaded_config) window.set_config(*line.loaded_config);
     window.show_tab(line.view);
     window.show();
     return QApplication::exec();
