@@ -22,7 +22,7 @@ constexpr double kMaxAfterSeconds = 3600;
 // image would need gigabytes (99999x99999 crashed).
 constexpr int kMinSide = 320;
 constexpr int kMaxSide = 7680;
-constexpr double kMaxImageSide = 16384;  // a PNG at --scale: width or height times the scale
+constexpr int kMaxImageSide = 16384;  // a PNG at --scale: width or height times the scale
 }  // namespace
 
 ParseResult parse_command_line(const QStringList& arguments) {

@@ -1,6 +1,8 @@
 // MachineTopology from hwloc: this machine, an XML file, or a compiled-in sample.
+#include <fcntl.h>
 #include <hwloc.h>
 #include <sched.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -233,9 +235,9 @@ int configure_buffer(hwloc_topology_t topology, const void* argument) {
 constexpr std::size_t kMaxXmlDepth = 128;
 
 // How deep the elements of `text` nest, counted before hwloc sees it: start tags open, end tags
-// and "/>" close; comments, declarations and processing instructions are skipped, and ">" inside
-// a double-quoted attribute value (the only quoting hwloc reads) does not end a tag. Stops
-// counting once past kMaxXmlDepth.
+// and "/>" close; comments, declarations and processing instructions are skipped. A tag ends at
+// its first ">", as in hwloc's own parser (libxml2 allows ">" in a quoted value, which can only
+// make the count deeper, never shallower). Stops counting once past kMaxXmlDepth.
 std::size_t xml_depth(std::string_view text) {
     std::size_t depth = 0;
     std::size_t deepest = 0;
@@ -256,10 +258,7 @@ std::size_t xml_depth(std::string_view text) {
             if (rest.starts_with("</") && depth > 0) --depth;
             skip_past(">");
         } else {
-            bool quoted = false;
-            std::size_t end = i + 1;
-            for (; end < text.size() && (quoted || text[end] != '>'); ++end)
-                if (text[end] == '"') quoted = !quoted;
+            const std::size_t end = std::min(text.find('>', i), text.size());
             const bool empty_element = end < text.size() && text[end - 1] == '/';
             if (!empty_element && ++depth > deepest) deepest = depth;
             if (deepest > kMaxXmlDepth) return deepest;
@@ -269,8 +268,8 @@ std::size_t xml_depth(std::string_view text) {
     return deepest;
 }
 
-// A NUMA node or CPU (PU) numbered beyond kMaxNodeNumber or kMaxCpuNumber, as written in the
-// XML; empty when there is none. hwloc sets the object's bit in a bitmap before anything else:
+// A NUMA node or CPU (PU) unnumbered or numbered beyond kMaxNodeNumber or kMaxCpuNumber, as
+// written in the XML; empty when there is none. hwloc sets the object's bit in a bitmap before anything else:
 // "-5" (read as 4294967291) costs it half a gigabyte and seconds.
 std::string out_of_range_number(std::string_view text) {
     constexpr std::string_view kNumber = "os_index=\"";
@@ -280,7 +279,8 @@ std::string out_of_range_number(std::string_view text) {
         const bool node = tag.find("type=\"NUMANode\"") != std::string_view::npos;
         if (!node && tag.find("type=\"PU\"") == std::string_view::npos) continue;
         const std::size_t number_at = tag.find(kNumber);
-        if (number_at == std::string_view::npos) continue;
+        if (number_at == std::string_view::npos)  // hwloc would number it 2^32-1
+            return std::string(node ? "a NUMA node" : "a CPU") + " without a number (os_index)";
         const std::string_view rest = tag.substr(number_at + kNumber.size());
         const std::string_view number = rest.substr(0, rest.find('"'));
         const std::uint64_t limit = node ? kMaxNodeNumber : static_cast<std::uint64_t>(kMaxCpuNumber);
@@ -309,8 +309,33 @@ std::string obvious_problem(const std::string& text) {
     return "";
 }
 
-MachineTopology load_xml_text(const std::string& text, const std::string& source) {
+// hwloc trusts the XML it imports (it reads its own exports back): a missing or malformed set
+// attribute makes it dereference NULL, and fuzzing found dozens of such files. A file is first
+// read by hwloc in a child process; one that does not come back whole is refused, and only what
+// hwloc survives is loaded here.
+bool hwloc_survives(const std::string& text) {
+    const pid_t child = ::fork();
+    if (child < 0) return true;  // cannot check: load it as before
+    if (child == 0) {
+        if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDERR_FILENO);
+        try {
+            (void)load_with("", true, configure_buffer, &text);
+        } catch (...) {  // refused by hwloc or by us: not a crash
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) return true;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// `from_user`: a file, not a shipped sample (which hwloc is known to read).
+MachineTopology load_xml_text(const std::string& text, const std::string& source, bool from_user) {
     if (const std::string problem = obvious_problem(text); !problem.empty()) throw TopologyError(source + ": " + problem);
+    if (from_user && !hwloc_survives(text))
+        throw TopologyError(source + ": hwloc cannot read it: not a well-formed hwloc XML topology (a set attribute "
+                                     "missing or malformed?)");
     return load_with(source, true, configure_buffer, &text);
 }
 
@@ -347,7 +372,7 @@ MachineTopology fallback_topology(const std::string& why) {
 MachineTopology load_this_machine_topology() { return load_with(kThisMachine, false, nullptr, nullptr); }
 
 MachineTopology load_topology_xml(const std::string& path) {
-    return load_xml_text(read_whole_file(path), printable(path));
+    return load_xml_text(read_whole_file(path), printable(path), true);
 }
 
 std::vector<std::string> shipped_topology_names() {
@@ -365,7 +390,7 @@ std::string shipped_topology_list() {
 
 MachineTopology load_topology(const std::string& name_or_path) {
     for (const EmbeddedFile& file : embedded_topologies())
-        if (file.name == name_or_path) return load_xml_text(file.contents, file.name + " (shipped sample)");
+        if (file.name == name_or_path) return load_xml_text(file.contents, file.name + " (shipped sample)", false);
     std::error_code error;
     if (!std::filesystem::exists(name_or_path, error)) {
         throw TopologyError(printable(name_or_path) + ": no such file, and not a shipped topology (" +

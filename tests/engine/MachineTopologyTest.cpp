@@ -197,10 +197,33 @@ TEST(MachineTopology, XmlNestedDeepIsRefusedBeforeHwlocReadsIt) {
     for (int i = 0; i < 100000; ++i) xml += "</object>";
     xml += "</object></topology>\n";
     expect_refused(scratch_file(dir, xml), "XML nested deeper than 128 elements");
-    // A quoted ">" and comments do not confuse the count: the sample still loads.
-    std::string sample = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
-    sample.insert(sample.find("<topology"), "<!-- <a><b><c> -->\n");
-    EXPECT_EQ(load_topology(scratch_file(dir, sample)).nodes.size(), 2u);
+    // Nested as deep as allowed, it reaches hwloc (which refuses this one for other reasons).
+    std::string allowed = "<?xml version=\"1.0\"?>\n<topology version=\"2.0\"><object type=\"Machine\">";
+    for (int i = 0; i < 120; ++i) allowed += "<object type=\"Group\">";
+    allowed += "<object type=\"NUMANode\" os_index=\"0\"/>";
+    for (int i = 0; i < 120; ++i) allowed += "</object>";
+    allowed += "</object></topology>\n";
+    try {
+        load_topology(scratch_file(dir, allowed));
+    } catch (const TopologyError& error) {
+        EXPECT_EQ(std::string(error.what()).find("nested deeper"), std::string::npos) << error.what();
+    }
+}
+
+TEST(MachineTopology, XmlThatWouldCrashHwlocIsRefused) {
+    const test::TempDir dir;
+    // hwloc dereferences the set it expects: without the machine's complete_nodeset it crashed
+    // (SIGSEGV in hwloc_insert_object_by_parent, found by tests/fuzz).
+    std::string xml = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
+    const std::string set = " complete_nodeset=\"0x00000003\"";
+    ASSERT_NE(xml.find(set), std::string::npos);
+    xml.erase(xml.find(set), set.size());
+    expect_refused(scratch_file(dir, xml), "hwloc cannot read it");
+    // A CPU without a number would be numbered 2^32-1, and hwloc's bitmap for it costs 512 MiB.
+    std::string unnumbered = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
+    const std::string pu = "type=\"PU\" os_index=\"0\"";
+    unnumbered.replace(unnumbered.find(pu), pu.size(), "type=\"PU\"");
+    expect_refused(scratch_file(dir, unnumbered), "a CPU without a number (os_index)");
 }
 
 TEST(MachineTopology, AFifoOrDeviceIsRefusedNotWaitedOn) {
