@@ -1,4 +1,11 @@
 # PINSCOPE_SANITIZE: "" (none), "address" (ASan + UBSan) or "thread" (TSan).
+# PINSCOPE_FUZZ (clang only, the fuzz preset) adds libFuzzer's coverage to everything and builds
+# tests/fuzz as libFuzzer binaries; UBSan then also checks float-to-integer conversions.
+option(PINSCOPE_FUZZ "Build tests/fuzz as libFuzzer targets (clang)" OFF)
+if(PINSCOPE_FUZZ)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link,float-cast-overflow>)
+  add_link_options(-fsanitize=float-cast-overflow)
+endif()
 set(PINSCOPE_SANITIZE "" CACHE STRING "Sanitizers: address (with undefined) or thread")
 if(PINSCOPE_SANITIZE STREQUAL "address")
   # CXX only: nvcc does not take these flags, and device code cannot be instrumented anyway.

@@ -22,13 +22,9 @@ namespace {
 
 const std::string kSizeForms = "such as 4096, 4K, 4KiB, 16M or 1G";
 
-[[noreturn]] void reject(const char* flag, const std::string& text, const std::string& allowed) {
-    throw UsageError(std::string(flag) + ": '" + text + "' is not allowed; expected " + allowed);
-}
-
 std::size_t size_flag(const char* flag, const std::string& text) {
     const auto bytes = parse_size(text);
-    if (!bytes) reject(flag, text, "a size in bytes, " + kSizeForms);
+    if (!bytes) reject_flag(flag, text, "a size in bytes, " + kSizeForms);
     return *bytes;
 }
 
@@ -38,7 +34,7 @@ std::vector<T> list_flag(const char* flag, const std::string& text, std::optiona
     std::vector<T> values;
     for (const std::string& item : split_list(text)) {
         const auto value = parse(item);
-        if (!value) reject(flag, item, "a comma list of " + allowed);
+        if (!value) reject_flag(flag, item, "a comma list of " + allowed);
         values.push_back(*value);
     }
     return values;
@@ -88,13 +84,13 @@ int BandwidthCommand::execute() const {
     const auto issues = find_bandwidth_issues(options);
     if (!issues.empty()) {
         const ConfigIssue& issue = issues.front();
-        if (issue.field == "min_bytes") reject("--min-size", min_size_, issue.allowed);
+        if (issue.field == "min_bytes") reject_flag("--min-size", min_size_, issue.allowed);
         if (issue.field == "max_bytes")
-            reject("--max-size", max_size_, "a size from --min-size (" + min_size_ + ") to " +
+            reject_flag("--max-size", max_size_, "a size from --min-size (" + min_size_ + ") to " +
                                                 format_size(kMaxBandwidthBytes));
-        if (issue.field == "directions") reject("--direction", directions_, issue.allowed);
-        if (issue.field == "memories") reject("--memory", memories_, issue.allowed);
-        reject("--samples", samples_, issue.allowed);
+        if (issue.field == "directions") reject_flag("--direction", directions_, issue.allowed);
+        if (issue.field == "memories") reject_flag("--memory", memories_, issue.allowed);
+        reject_flag("--samples", samples_, issue.allowed);
     }
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
 
@@ -116,7 +112,7 @@ int BandwidthCommand::execute() const {
     } catch (const ConfigError& error) {
         if (terminal && done > 0) std::cerr << '\n';
         // Every other option was checked above: this is the device name or its profile.
-        reject("--device", device_, error.issue().allowed);
+        reject_flag("--device", device_, error.issue().allowed);
     } catch (const std::exception&) {
         if (terminal && done > 0) std::cerr << '\n';
         throw;

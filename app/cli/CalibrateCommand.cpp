@@ -83,15 +83,14 @@ bool CalibrateCommand::selected() const { return command_->parsed(); }
 
 int CalibrateCommand::execute() const {
     if (!name_.empty() && !valid_name(name_))
-        throw UsageError("--name: '" + name_ +
-                         "' is not allowed; expected letters, digits, '-', '_' and '.', not starting with '.' or '-'");
+        reject_flag("--name", name_, "letters, digits, '-', '_' and '.', not starting with '.' or '-'");
     if (!out_path_.empty()) check_writable("--out", out_path_, OutputKind::File);
 
     std::unique_ptr<CalibrationProbe> probe;
     try {
         probe = open_calibration_probe(device_);
     } catch (const ConfigError&) {
-        throw UsageError("--device: '" + device_ + "' is not allowed; expected cuda or cuda:N");
+        reject_flag("--device", device_, "cuda or cuda:N");
     }
     CalibrationOptions options;
     options.name = name_;  // empty: from the GPU and the link measured

@@ -36,6 +36,9 @@ struct FlagSpec {
 
 namespace {
 
+// A sweep of this many runs of a few seconds each already takes hours.
+constexpr std::uint64_t kMaxSweepCombinations = 1000;
+
 constexpr std::array<FlagSpec, 23> kFlags{{
     {"--batch-size", "batch_size", "N", "samples per batch", Kind::Integer, "0", false, nullptr, nullptr},
     {"--sample-shape", "sample_shape", "SHAPE", "shape of one sample, such as 3x224x224", Kind::Shape, "[0]", false,
@@ -175,10 +178,6 @@ std::optional<std::string> try_apply(LoaderConfig& config, const FlagSpec& spec,
     return std::nullopt;
 }
 
-[[noreturn]] void reject(const char* flag, const std::string& text, const std::string& allowed) {
-    throw UsageError(std::string(flag) + ": '" + text + "' is not allowed; expected " + allowed);
-}
-
 std::string default_text(const FlagSpec& spec) {
     if (spec.default_text != nullptr) return spec.default_text;
     const json value = to_json(LoaderConfig{}).at(spec.field);
@@ -222,8 +221,8 @@ LoaderConfig load_file(const std::string& path) {
         return load_config_file(path);
     } catch (const ConfigError& error) {
         const ConfigIssue& issue = error.issue();
-        if (issue.field == "config") reject("--config", issue.value, issue.allowed);
-        throw UsageError("--config " + path + ": " + issue.message());
+        if (issue.field == "config") reject_flag("--config", issue.value, issue.allowed);
+        throw UsageError("--config " + printable(path) + ": " + issue.message());
     }
 }
 
@@ -247,7 +246,7 @@ ConfigFlags::ConfigFlags(CLI::App& command, Mode mode) : mode_(mode) {
 
 LoaderConfig ConfigFlags::config() const {
     if (given("--batches") != nullptr && given("--seconds") != nullptr)
-        reject("--seconds", *given("--seconds"), "one run length: --batches or --seconds, not both");
+        reject_flag("--seconds", *given("--seconds"), "one run length: --batches or --seconds, not both");
     LoaderConfig config = config_file_.empty() ? LoaderConfig{} : load_file(config_file_);
     // --bind first, so that --bind-workers and the others override it wherever they are given.
     for (const bool all_bindings : {true, false}) {
@@ -257,7 +256,7 @@ LoaderConfig ConfigFlags::config() const {
                 // A CPU list holds commas too: only a list of policies is a sweep's list.
                 const bool list = spec->to_axis != nullptr && text.find(',') != std::string::npos &&
                                   !parse_cpu_list(text);
-                reject(spec->name, text, *allowed + (list ? " (comma lists are for pinscope-cli sweep)" : ""));
+                reject_flag(spec->name, text, *allowed + (list ? " (comma lists are for pinscope-cli sweep)" : ""));
             }
         }
     }
@@ -271,23 +270,24 @@ SweepAxes ConfigFlags::sweep_axes() const {
         for (const std::string& item : sweep_items(*spec, text)) {
             LoaderConfig scratch;
             if (const auto allowed = try_apply(scratch, *spec, item))
-                reject(spec->name, item, "a comma list, each " + *allowed);
+                reject_flag(spec->name, item, "a comma list, each " + *allowed);
             spec->to_axis(axes, scratch);
         }
     }
+    // Counted before expanding, so that long lists are refused rather than multiplied out.
+    std::uint64_t combinations = 1;
+    for (const std::size_t count : {axes.workers.size(), axes.prefetch.size(), axes.pin_memory.size(),
+                                    axes.pin_mode.size(), axes.bind.size(), axes.membind.size()})
+        combinations = std::min(combinations * std::max<std::uint64_t>(count, 1), kMaxSweepCombinations + 1);
+    if (combinations > kMaxSweepCombinations)
+        throw UsageError("sweep: the lists given make more than " + std::to_string(kMaxSweepCombinations) +
+                         " combinations; expected at most " + std::to_string(kMaxSweepCombinations) +
+                         " (shorten --workers, --prefetch, --pin-memory, --pin-mode, --bind or --membind)");
     return axes;
 }
 
 void ConfigFlags::validate(const LoaderConfig& config, const std::string& context) const {
-    auto issues = find_config_issues(config);
-    if (issues.empty()) {
-        // What only the run's topology can tell: CPUs that exist, a second node for remote.
-        try {
-            issues = find_numa_issues(config, *load_run_topology(config));
-        } catch (const ConfigError& error) {
-            issues.push_back(error.issue());
-        }
-    }
+    const auto issues = find_run_issues(config);
     if (!issues.empty()) throw UsageError(context + describe(issues.front()));
 }
 
@@ -308,7 +308,7 @@ std::string ConfigFlags::describe(const ConfigIssue& issue) const {
                 label += ", dimension " + std::to_string(*index + 1);
         }
     }
-    return label + ": " + issue.value + " is not allowed; expected " + issue.allowed;
+    return issue.message(label);
 }
 
 std::optional<std::uint64_t> parse_unsigned(const std::string& text) {

@@ -1,6 +1,10 @@
 #pragma once
 // What pinscope-cli's exit status means, and the error that carries bad input to exit 2.
 #include <stdexcept>
+#include <string>
+
+#include "config/ConfigError.h"
+#include "input/UntrustedText.h"
 
 namespace pinscope::cli {
 
@@ -17,5 +21,11 @@ class UsageError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// "--workers: 'x' is not allowed; expected ...", the value printable and cut short (ConfigIssue).
+[[noreturn]] inline void reject_flag(const std::string& flag, const std::string& value, const std::string& allowed) {
+    // Cut short enough that the quotes survive the message's own bound.
+    throw UsageError(ConfigIssue{flag, "'" + printable(value, kEchoChars - 10) + "'", allowed}.message());
+}
 
 }  // namespace pinscope::cli

@@ -1,5 +1,6 @@
 #include "SweepCommand.h"
 
+#include <cmath>
 #include <iostream>
 #include <optional>
 
@@ -48,14 +49,14 @@ int SweepCommand::execute() const {
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
     Measurement measurement;
     measurement.trace_all_spans = trace_spans_ == "on";
-    if (warmup_s_ > 0) {
+    if (!std::isfinite(warmup_s_) || warmup_s_ < 0) {
+        reject_flag("--warmup", std::to_string(warmup_s_), "seconds from 0 up");
+    } else if (warmup_s_ > 0) {
         const std::optional<double> seconds = configs.front().seconds;
         if (!seconds || warmup_s_ >= *seconds)
-            throw UsageError("--warmup: " + std::to_string(warmup_s_) +
-                             " is not allowed; it needs a run length in --seconds longer than the warm-up");
+            reject_flag("--warmup", std::to_string(warmup_s_),
+                        "a warm-up shorter than the run length, which it needs in --seconds");
         measurement.window_s = *seconds - warmup_s_;
-    } else if (warmup_s_ < 0) {
-        throw UsageError("--warmup: " + std::to_string(warmup_s_) + " is not allowed; seconds from 0 up");
     }
 
     RunDriver driver(nullptr, measurement);

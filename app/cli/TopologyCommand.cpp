@@ -68,11 +68,11 @@ int TopologyCommand::execute() const {
     std::string no_gpu;
     if (!gpu_.empty()) {
         if (normalize_pci_bus_id(gpu_).empty())
-            throw UsageError("--gpu: '" + gpu_ + "' is not allowed; expected a PCI bus id such as 0000:c1:00.0");
+            reject_flag("--gpu", gpu_, "a PCI bus id such as 0000:c1:00.0");
         gpu = topology.find_gpu(gpu_);
         if (gpu == nullptr)
-            throw UsageError("--gpu: '" + gpu_ + "' is not allowed; expected " +
-                             (topology.gpus.empty() ? "no --gpu: " + topology.source + " has no NVIDIA GPU"
+            reject_flag("--gpu", gpu_,
+                        (topology.gpus.empty() ? "no --gpu: " + topology.source + " has no NVIDIA GPU"
                                                     : "one of the GPUs of " + topology.source + ": " + gpu_list(topology)));
     } else if (topology.from_file) {
         if (!topology.gpus.empty()) gpu = &topology.gpus.front();

@@ -17,6 +17,7 @@
 #include "RunCommand.h"
 #include "SweepCommand.h"
 #include "TopologyCommand.h"
+#include "input/UntrustedText.h"
 
 namespace {
 
@@ -32,7 +33,8 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
     const auto chosen = app.get_subcommands();
     const std::string help =
         std::string(kProgram) + (chosen.empty() ? "" : " " + chosen.front()->get_name()) + " --help";
-    std::cerr << kProgram << ": " << error.what() << " (see " << help << ")\n";
+    // CLI11 quotes the arguments it did not expect as they were typed.
+    std::cerr << kProgram << ": " << pinscope::printable(error.what(), 4 * pinscope::kEchoChars) << " (see " << help << ")\n";
     return kExitUsage;
 }
 

@@ -3,13 +3,27 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <string>
+
 #include "BuildConfig.h"
+#include "config/ConfigError.h"
+#include "config/ConfigJson.h"
+#include "numa/NumaPlan.h"
+#include "export/ImageExport.h"
+#include "input/UntrustedText.h"
 
 namespace pinscope::desktop {
 
 namespace {
 constexpr int kUsageError = 2;
-}
+constexpr double kMaxAfterSeconds = 3600;
+// The window's size for a screenshot: a screen's worth. Beyond it Qt's backing store and the
+// image would need gigabytes (99999x99999 crashed).
+constexpr int kMinSide = 320;
+constexpr int kMaxSide = 7680;
+constexpr int kMaxImageSide = 16384;  // a PNG at --scale: width or height times the scale
+}  // namespace
 
 ParseResult parse_command_line(const QStringList& arguments) {
     QCommandLineParser parser;
@@ -30,33 +44,68 @@ ParseResult parse_command_line(const QStringList& arguments) {
     parser.addOptions({screenshot, after, config, csv, trace, scale, size, view});
 
     ParseResult result;
-    if (!parser.parse(arguments)) return {std::nullopt, kUsageError, parser.errorText() + QStringLiteral("\n\n") + parser.helpText()};
+    if (!parser.parse(arguments))
+        return {std::nullopt, kUsageError,
+                QString::fromStdString(printable(parser.errorText().toStdString(), 2 * kEchoChars)) +
+                    QStringLiteral("\n\n") + parser.helpText()};
     if (parser.isSet(help)) return {std::nullopt, 0, parser.helpText()};
     if (parser.isSet(version)) return {std::nullopt, 0, QStringLiteral("pinscope " PINSCOPE_VERSION)};
     if (!parser.positionalArguments().isEmpty())
-        return {std::nullopt, kUsageError, QStringLiteral("unexpected argument: %1").arg(parser.positionalArguments().first())};
+        return {std::nullopt, kUsageError,
+                QStringLiteral("unexpected argument: %1")
+                    .arg(QString::fromStdString(printable(parser.positionalArguments().first().toStdString())))};
 
     CommandLine line;
     line.screenshot = parser.value(screenshot);
     line.config = parser.value(config);
     line.csv_dir = parser.value(csv);
     line.trace = parser.value(trace);
+    const auto refuse = [](const QString& flag, const QString& value, const std::string& allowed) {
+        const ConfigIssue issue{flag.toStdString(), value.toStdString(), allowed};
+        return ParseResult{std::nullopt, kUsageError, QString::fromStdString(issue.message())};
+    };
+    if (line.headless() && !ui::image_format_of(line.screenshot))
+        return refuse(QStringLiteral("--screenshot"), line.screenshot, "a file name ending in .png, .svg or .pdf");
     bool ok = false;
     line.after_s = parser.value(after).toDouble(&ok);
-    if (!ok || line.after_s < 0 || line.after_s > 3600)
-        return {std::nullopt, kUsageError, QStringLiteral("--after: %1 is not allowed; expected seconds from 0 to 3600").arg(parser.value(after))};
+    // NaN passes every comparison's negation: ask for the range itself.
+    if (!ok || !(line.after_s >= 0 && line.after_s <= kMaxAfterSeconds))
+        return refuse(QStringLiteral("--after"), parser.value(after), "seconds from 0 to 3600");
     line.scale = parser.value(scale).toDouble(&ok);
-    if (!ok || line.scale < 0.25 || line.scale > 8)
-        return {std::nullopt, kUsageError, QStringLiteral("--scale: %1 is not allowed; expected a factor from 0.25 to 8").arg(parser.value(scale))};
-    const auto match = QRegularExpression(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$")).match(parser.value(size));
-    if (!match.hasMatch())
-        return {std::nullopt, kUsageError, QStringLiteral("--size: %1 is not allowed; expected WxH, e.g. 1920x1080").arg(parser.value(size))};
-    line.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    if (!ok || !(line.scale >= 0.25 && line.scale <= 8))
+        return refuse(QStringLiteral("--scale"), parser.value(scale), "a factor from 0.25 to 8");
+    const auto match = QRegularExpression(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$")).match(parser.value(size));
+    const QSize wanted = match.hasMatch() ? QSize(match.captured(1).toInt(), match.captured(2).toInt()) : QSize();
+    const auto within = [](int pixels) { return pixels >= kMinSide && pixels <= kMaxSide; };
+    if (!within(wanted.width()) || !within(wanted.height()))
+        return refuse(QStringLiteral("--size"), parser.value(size),
+                      "WxH, e.g. 1920x1080, each from " + std::to_string(kMinSide) + " to " + std::to_string(kMaxSide));
+    line.size = wanted;
+    if (std::max(wanted.width(), wanted.height()) * line.scale > kMaxImageSide)
+        return refuse(QStringLiteral("--scale"), parser.value(scale),
+                      "a factor that keeps the image within " + std::to_string(kMaxImageSide) + " pixels a side (--size " +
+                          parser.value(size).toStdString() + ")");
     line.view = parser.value(view);
     if (line.view != QStringLiteral("live") && line.view != QStringLiteral("numa"))
-        return {std::nullopt, kUsageError, QStringLiteral("--view: %1 is not a tab; expected live or numa").arg(line.view)};
+        return refuse(QStringLiteral("--view"), line.view, "live or numa");
     if (!line.headless() && (parser.isSet(csv) || parser.isSet(trace) || parser.isSet(after)))
         return {std::nullopt, kUsageError, QStringLiteral("--after, --csv and --trace go with --screenshot")};
+    if (!line.config.isEmpty()) {
+        // Checked as a run checks it (its profile and topology included), so that a bad file is
+        // bad input (exit 2) before the window opens, as in pinscope-cli.
+        const std::string path = line.config.toStdString();
+        try {
+            line.loaded_config = load_config_file(path);
+            if (const auto issues = find_run_issues(*line.loaded_config); !issues.empty())
+                throw ConfigError(issues.front());
+        } catch (const ConfigError& error) {
+            const ConfigIssue& issue = error.issue();
+            return {std::nullopt, kUsageError,
+                    QString::fromStdString(issue.field == "config"
+                                               ? ConfigIssue{"--config", path, issue.allowed}.message()
+                                               : "--config " + printable(path) + ": " + issue.message())};
+        }
+    }
     result.line = line;
     return result;
 }

@@ -1,11 +1,14 @@
 #pragma once
 // pinscope's command line: with no arguments the window opens; --screenshot runs headless (the
-// window is built offscreen when there is no display), saves and exits.
+// window is built offscreen when there is no display), saves and exits. Every argument, the
+// configuration file's contents included, is checked here, before anything starts.
 #include <QSize>
 #include <QString>
 #include <QStringList>
 
 #include <optional>
+
+#include "config/LoaderConfig.h"
 
 namespace pinscope::desktop {
 
@@ -13,6 +16,7 @@ struct CommandLine {
     QString screenshot;      // empty: interactive
     double after_s = 3;      // run this long before the screenshot
     QString config;          // a configuration JSON file
+    std::optional<LoaderConfig> loaded_config;  // its contents, checked as a run would check them
     QString csv_dir;         // spans.csv, counters.csv, numa.csv, summary.json
     QString trace;           // Chrome trace JSON
     double scale = 1;        // device pixel ratio of the PNG

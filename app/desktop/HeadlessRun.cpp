@@ -6,8 +6,6 @@
 
 #include <cstdio>
 
-#include "config/ConfigJson.h"
-#include "config/ConfigValidation.h"
 #include "controls/ControlPanel.h"
 #include "export/ExportActions.h"
 #include "export/ImageExport.h"
@@ -32,16 +30,7 @@ int run_headless(const CommandLine& line) {
         say(text);
         status = 1;
     });
-    if (!line.config.isEmpty()) {
-        try {
-            const LoaderConfig config = load_config_file(line.config.toStdString());
-            validate(config);
-            window.set_config(config);
-        } catch (const std::exception& e) {
-            say(QStringLiteral("%1: %2").arg(line.config, QString::fromStdString(e.what())));
-            return 2;
-        }
-    }
+    if (line.loaded_config) window.set_config(*line.loaded_config);
     window.resize(line.size);
     window.show_tab(line.view);
     window.show();

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
     if (line.headless()) return pinscope::desktop::run_headless(line);
 
     pinscope::ui::MainWindow window;
+    if (line.loaded_config) window.set_config(*line.loaded_config);
     window.show_tab(line.view);
     window.show();
     // Ctrl-C or SIGTERM: stop the run and close as the window's own close would, then exit 130 / 143.

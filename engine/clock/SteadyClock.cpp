@@ -2,6 +2,7 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -41,6 +42,12 @@ TimeNs now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
+}
+
+TimeNs duration_ns(double ns) {
+    constexpr double kMaxNs = 1e16;
+    if (!(ns > 0)) return 0;  // NaN too
+    return static_cast<TimeNs>(std::min(ns, kMaxNs));
 }
 
 bool sleep_until_ns(TimeNs deadline, const std::stop_token& stop) {

@@ -7,6 +7,10 @@
 namespace pinscope {
 
 TimeNs now_ns();
+// A modelled duration in (fractional) nanoseconds as whole ones, held within [0, about 115 days]
+// so that a huge or NaN figure from a profile can neither overflow the conversion (undefined
+// behaviour) nor a deadline computed from it.
+TimeNs duration_ns(double ns);
 // Sleeps until the deadline; returns at once if it has passed. Precise to tens of microseconds
 // once the thread has called use_precise_sleeps(). Every modelled wait of a run sleeps here with
 // the run's stop token: a stop ends the sleep at once, and then it returns false.

@@ -1,9 +1,19 @@
 #include "config/ConfigError.h"
 
+#include "input/UntrustedText.h"
+
 namespace pinscope {
 
-std::string ConfigIssue::message() const {
-    return field + ": " + value + " is not allowed; expected " + allowed;
+namespace {
+// What is allowed may quote a reason that itself holds input (a path, a parser's excerpt): long
+// enough for the longest rule, short enough for a few lines.
+constexpr std::size_t kAllowedChars = 640;
+}  // namespace
+
+std::string ConfigIssue::message() const { return message(field); }
+
+std::string ConfigIssue::message(const std::string& label) const {
+    return printable(label) + ": " + printable(value) + " is not allowed; expected " + printable(allowed, kAllowedChars);
 }
 
 }  // namespace pinscope

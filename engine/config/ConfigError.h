@@ -9,7 +9,10 @@ struct ConfigIssue {
     std::string field;    // "num_workers", "sample_shape[1]"
     std::string value;    // as given
     std::string allowed;  // "an integer from 0 to 256"
-    std::string message() const;  // "num_workers: -1 is not allowed; expected an integer from 0 to 256"
+    // "num_workers: -1 is not allowed; expected an integer from 0 to 256", printable and bounded
+    // (input/UntrustedText.h) however long or strange the value.
+    std::string message() const;
+    std::string message(const std::string& label) const;  // the same, naming `label` (a flag) instead of the field
 };
 
 class ConfigError : public std::runtime_error {

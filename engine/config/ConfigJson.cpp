@@ -13,29 +13,32 @@
 #include <memory>
 #include <stdexcept>
 #include <system_error>
+#include <unordered_set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "config/ConfigError.h"
+#include "input/InputFile.h"
+#include "input/UntrustedText.h"
 
 namespace pinscope {
 
 using nlohmann::json;
 
+namespace config_detail {
+// A configuration or profile is flat; no real one nests past a few levels.
+constexpr int kMaxJsonDepth = 32;
+std::string json_value_text(const json& value);
+json parse_json_text(const std::string& text);
+}  // namespace config_detail
+
 namespace {
 
 std::string os_error(int error) { return std::generic_category().message(error); }
 
-// The value as JSON text for a message, cut short when it is long (a huge array, say).
-std::string json_text(const json& value) {
-    constexpr std::size_t kMaxChars = 80;
-    std::string text = value.dump();
-    if (text.size() > kMaxChars) text = text.substr(0, kMaxChars) + "...";
-    return text;
-}
-
 [[noreturn]] void reject(const std::string& key, const json& value, const std::string& allowed) {
-    throw ConfigError(ConfigIssue{key, json_text(value), allowed});
+    throw ConfigError(ConfigIssue{key, config_detail::json_value_text(value), allowed});
 }
 
 // A non-negative whole number of at most `max`; nlohmann would otherwise wrap -1 or truncate 2.5.
@@ -184,22 +187,6 @@ json optional_json(const std::optional<T>& value) {
     return value ? json(*value) : json(nullptr);
 }
 
-struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-};
-
-std::string read_text_file(const std::string& path) {
-    errno = 0;
-    const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-    if (!file) throw std::runtime_error("cannot read it: " + os_error(errno));
-    std::string text;
-    std::array<char, 1 << 16> buffer{};
-    std::size_t count = 0;
-    while ((count = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) text.append(buffer.data(), count);
-    if (std::ferror(file.get())) throw std::runtime_error("cannot read it: " + os_error(errno));
-    return text;
-}
-
 // A temporary file beside the target that is removed unless it was renamed into place.
 class TempFile {
 public:
@@ -259,19 +246,57 @@ private:
 
 namespace config_detail {
 
+std::string json_value_text(const json& value) {
+    // dump() recurses (a value nested 100000 deep would overflow the stack) and throws on invalid
+    // UTF-8: strings are shown through printable(), arrays and objects by their size.
+    if (value.is_string()) return "\"" + printable(value.get_ref<const std::string&>(), kEchoChars - 10) + "\"";
+    if (value.is_array()) return "an array of " + std::to_string(value.size()) + (value.size() == 1 ? " item" : " items");
+    if (value.is_object()) return "an object of " + std::to_string(value.size()) + (value.size() == 1 ? " key" : " keys");
+    return value.dump();
+}
+
 // Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
-// (the OS error or the parser's position and message). Shared with HardwareProfile.cpp, which
-// declares it (the config headers are a fixed contract).
-json read_json_file(const std::string& path) {
-    const std::string text = read_text_file(path);
+// (the file's problem, or the parser's position and message). Shared with HardwareProfile.cpp,
+// which declares it (the config headers are a fixed contract).
+json read_json_file(const std::string& path) { return parse_json_text(read_input_file(path, kMaxJsonFileBytes)); }
+
+json parse_json_text(const std::string& text) {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw std::runtime_error("the file is empty");
+    // Containers open at each depth, each with the keys it has so far (none for arrays).
+    std::vector<std::unordered_set<std::string>> open;
+    const json::parser_callback_t limits = [&open](int depth, json::parse_event_t event, json& parsed) {
+        switch (event) {
+            case json::parse_event_t::object_start:
+            case json::parse_event_t::array_start:
+                if (depth >= kMaxJsonDepth)
+                    throw std::runtime_error("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+                open.emplace_back();
+                break;
+            case json::parse_event_t::object_end:
+            case json::parse_event_t::array_end: open.pop_back(); break;
+            case json::parse_event_t::key:
+                // nlohmann keeps the last of repeated keys; which one was meant is a guess.
+                if (!open.empty() && !open.back().insert(parsed.get<std::string>()).second)
+                    throw std::runtime_error("the key \"" + printable(parsed.get<std::string>()) +
+                                             "\" appears twice in one object");
+                break;
+            case json::parse_event_t::value: break;
+        }
+        return true;
+    };
     try {
-        return json::parse(text);
+        return json::parse(text, limits);
     } catch (const json::parse_error& error) {
-        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep the position and reason.
+        // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep the position and reason,
+        // whose excerpt of the input ("last read: ...") may be long or hold control characters.
         std::string what = error.what();
         if (const auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos)
             what.erase(0, end + 2);
-        throw std::runtime_error("not valid JSON: " + what + " (byte " + std::to_string(error.byte) + ")");
+        throw std::runtime_error("not valid JSON: " + printable(what, 160) + " (byte " + std::to_string(error.byte) + ")");
+    } catch (const json::out_of_range&) {
+        throw std::runtime_error("a number beyond what a double holds (about 1.8e308)");
+    } catch (const json::exception&) {
+        throw std::runtime_error("not valid JSON");
     }
 }
 

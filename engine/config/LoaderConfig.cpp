@@ -206,7 +206,9 @@ std::optional<std::vector<int>> parse_cpu_list(const std::string& text) {
         return !part.empty() && result.ec == std::errc() && result.ptr == part.data() + part.size() && out >= 0 &&
                out <= kMaxCpu;
     };
-    std::vector<int> cpus;
+    // Ranges are merged before they are expanded, so that "0-65535" given 20000 times holds
+    // 65536 CPUs, not 20000 copies of them.
+    std::vector<std::pair<int, int>> ranges;
     std::string_view rest(text);
     while (!rest.empty()) {
         const std::size_t comma = rest.find(',');
@@ -222,11 +224,13 @@ std::optional<std::vector<int>> parse_cpu_list(const std::string& text) {
         } else if (!number(part.substr(0, dash), first) || !number(part.substr(dash + 1), last) || last < first) {
             return std::nullopt;
         }
-        for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+        ranges.emplace_back(first, last);
     }
-    if (cpus.empty()) return std::nullopt;
-    std::sort(cpus.begin(), cpus.end());
-    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+    if (ranges.empty()) return std::nullopt;
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<int> cpus;
+    for (const auto& [first, last] : ranges)
+        for (int cpu = cpus.empty() ? first : std::max(first, cpus.back() + 1); cpu <= last; ++cpu) cpus.push_back(cpu);
     return cpus;
 }
 

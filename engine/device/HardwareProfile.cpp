@@ -9,13 +9,16 @@
 
 #include "config/ConfigError.h"
 #include "device/EmbeddedProfiles.h"
+#include "input/UntrustedText.h"
 
 namespace pinscope {
 
 using nlohmann::json;
 
 namespace config_detail {
-json read_json_file(const std::string& path);  // defined in config/ConfigJson.cpp
+json read_json_file(const std::string& path);   // defined in config/ConfigJson.cpp
+json parse_json_text(const std::string& text);  // the same
+std::string json_value_text(const json& value);  // the same
 }  // namespace config_detail
 
 namespace {
@@ -34,26 +37,28 @@ struct Rule {
     }
 };
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr Rule kRate{0, true, kInf, false, "a number above 0"};
+// Every number has finite bounds: beyond them a profile is a broken measurement, and the model's
+// durations (microseconds times a factor, converted to integer nanoseconds) would overflow.
+constexpr Rule kSize{1, false, 0x1p40, false, "a size in bytes from 1 to 1099511627776 (1 TiB)"};
 // Rates in GB/s: below 0.01 a batch would take minutes per step, which is a broken measurement.
 constexpr Rule kBandwidth{0.01, false, 1e6, false, "a rate from 0.01 to 1000000 GB/s"};
-constexpr Rule kCost{0, false, kInf, false, "a number of at least 0"};
+constexpr Rule kCost{0, false, 1e7, false, "a number of microseconds from 0 to 10000000 (10 s)"};
 constexpr Rule kFraction{0, false, 1, false, "a number from 0 to 1"};
 constexpr Rule kCores{1, false, 4096, true, "an integer from 1 to 4096"};
 constexpr Rule kThreadCount{0, false, 4096, true, "an integer from 0 to 4096"};
 // A rate under load against the idle rate: noise may put it a little above 1.
-constexpr Rule kFactor{0, true, 2, false, "a factor above 0 and at most 2"};
-constexpr Rule kCostFactor{0, true, 1000, false, "a factor above 0 and at most 1000"};
-constexpr Rule kCrossNodeFactor{0, true, 1, false,
-                                "a number above 0 and at most 1 (the rate across nodes as a share of the local one)"};
+constexpr Rule kFactor{0.01, false, 2, false, "a factor from 0.01 to 2"};
+constexpr Rule kCostFactor{0.01, false, 1000, false, "a factor from 0.01 to 1000"};
+constexpr Rule kCrossNodeFactor{0.01, false, 1, false,
+                                "a number from 0.01 to 1 (the rate across nodes as a share of the local one)"};
+
+constexpr std::size_t kMaxTextChars = 4096;
 
 [[noreturn]] void reject(const std::string& field, const std::string& value, const std::string& allowed) {
     throw ConfigError(ConfigIssue{field, value, allowed});
 }
 
-// A scalar as JSON text; an array or object by its type, as it may be long.
-std::string describe(const json& value) { return value.is_structured() ? value.type_name() : value.dump(); }
+std::string describe(const json& value) { return config_detail::json_value_text(value); }
 
 // One JSON object of a profile, with the dotted path that error messages name.
 class Reader {
@@ -71,7 +76,8 @@ public:
     std::string text(const char* key) const {
         const json& value = child(key, "a string");
         if (!value.is_string()) reject(path_of(key), describe(value), "a string");
-        return value.get<std::string>();
+        // Names and descriptions are shown on terminals: escapes in them are made visible.
+        return printable(value.get<std::string>(), kMaxTextChars);
     }
 
     bool boolean(const char* key) const {
@@ -86,7 +92,7 @@ public:
 
     // Sizes in bytes: at least one, each above 0 and above the one before.
     std::vector<double> sizes(const char* key) const {
-        return increasing(key, kRate, "an array of sizes in bytes, increasing", "size");
+        return increasing(key, kSize, "an array of sizes in bytes, increasing", "size");
     }
 
     // An axis: at least one value, each allowed by `rule` and above the one before.

@@ -48,7 +48,7 @@ private:
     std::stop_token stop_;
 };
 
-TimeNs seconds_to_ns(double s) { return static_cast<TimeNs>(s * 1e9); }
+TimeNs seconds_to_ns(double s) { return duration_ns(s * 1e9); }
 
 class ModeledHostWork final : public HostWork {
 public:

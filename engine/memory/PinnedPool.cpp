@@ -293,7 +293,7 @@ void PinnedPool::release_all() {
         for (const Pending& p : pending_) waits.push_back(p.after);
         for (const auto& [ptr, block] : handed_out_) {
             const bool pending = std::any_of(pending_.begin(), pending_.end(),
-                                             [&](const Pending& p) { return p.block.ptr == ptr; });
+                                             [key = ptr](const Pending& p) { return p.block.ptr == key; });
             if (!pending) {
                 pending_.push_back({block, 0});
                 ++leaked;

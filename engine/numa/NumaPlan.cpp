@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include "config/ConfigValidation.h"
+#include "device/DeviceFactory.h"
+#include "device/HardwareProfile.h"
+
 namespace pinscope {
 namespace {
 
@@ -33,6 +37,7 @@ int remote_node_of(const MachineTopology& topology, int reference) {
     if (candidates.empty())
         for (const TopologyNode& node : topology.nodes)
             if (node.os_index != reference) candidates.push_back(node.os_index);
+    if (candidates.empty()) return -1;  // loaders refuse repeated node numbers; never index an empty list
     const auto after = [&](int node) { return node > reference ? node - reference : node - reference + 65536; };
     std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
         const bool a_far = package_of_node(topology, a) != package;
@@ -145,6 +150,18 @@ std::shared_ptr<const MachineTopology> load_run_topology(const LoaderConfig& con
         throw ConfigError(ConfigIssue{"topology_xml", config.topology_xml,
                                       "an hwloc XML topology file or a shipped one (" + shipped_topology_list() +
                                           "): " + error.what()});
+    }
+}
+
+std::vector<ConfigIssue> find_run_issues(const LoaderConfig& config) {
+    std::vector<ConfigIssue> issues = find_config_issues(config);
+    if (!issues.empty()) return issues;
+    try {
+        // A profile file that cannot be used is bad input, found here rather than once the run starts.
+        if (config.device.starts_with("emulated")) load_profile(emulated_profile(config.device));
+        return find_numa_issues(config, *load_run_topology(config));
+    } catch (const ConfigError& error) {
+        return {error.issue()};
     }
 }
 

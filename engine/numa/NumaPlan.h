@@ -72,6 +72,11 @@ const TopologyGpu* run_gpu(const LoaderConfig& config, const MachineTopology& to
 // loaded XML file or shipped sample. Throws ConfigError (field topology_xml) saying what is wrong.
 std::shared_ptr<const MachineTopology> load_run_topology(const LoaderConfig& config);
 
+// Everything a run would refuse before it starts: find_config_issues(), then, when those pass,
+// the emulated device's profile and find_numa_issues() on the run's topology (a topology that cannot be loaded is an issue of
+// topology_xml). What the CLI and the window check before they start a run.
+std::vector<ConfigIssue> find_run_issues(const LoaderConfig& config);
+
 // Throws ConfigError with the first of find_numa_issues().
 void check_numa(const LoaderConfig& config, const MachineTopology& topology);
 

@@ -147,7 +147,7 @@ NumaUsage NumaTracker::usage() const {
         }
         for (const auto& [node, bytes] : in_use_locked()) {
             const auto it = std::find_if(usage.nodes.begin(), usage.nodes.end(),
-                                         [&](const NodeUsage& n) { return n.node == node; });
+                                         [wanted = node](const NodeUsage& n) { return n.node == wanted; });
             if (it != usage.nodes.end()) it->pinned_bytes = bytes;
         }
     }

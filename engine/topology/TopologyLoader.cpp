@@ -1,10 +1,15 @@
 // MachineTopology from hwloc: this machine, an XML file, or a compiled-in sample.
+#include <fcntl.h>
 #include <hwloc.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +19,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "input/InputFile.h"
+#include "input/UntrustedText.h"
 #include "topology/EmbeddedTopologies.h"
 #include "topology/MachineTopology.h"
 
@@ -42,16 +49,26 @@ struct TopologyHandle {
     TopologyHandle& operator=(const TopologyHandle&) = delete;
 };
 
+// CPU and node numbers beyond any kernel's (Linux: 8192 CPUs, 1024 nodes) would only blow up the
+// tables indexed by them.
+constexpr int kMaxCpuNumber = 65535;
+constexpr unsigned kMaxNodeNumber = 4095;
+
 std::vector<int> bits_of(hwloc_const_bitmap_t set) {
     std::vector<int> bits;
     if (set == nullptr || hwloc_bitmap_isfull(set)) return bits;
+    const int last = hwloc_bitmap_last(set);  // -1 for an empty set, and for an infinite one
+    if (last > kMaxCpuNumber || (last < 0 && !hwloc_bitmap_iszero(set)))
+        throw TopologyError("a CPU or node set reaching " + (last < 0 ? std::string("infinity") : std::to_string(last)) +
+                            "; expected numbers from 0 to " + std::to_string(kMaxCpuNumber));
     for (int bit = hwloc_bitmap_first(set); bit >= 0; bit = hwloc_bitmap_next(set, bit)) bits.push_back(bit);
     return bits;
 }
 
 std::string info_of(hwloc_obj_t obj, const char* name) {
     const char* value = obj != nullptr ? hwloc_obj_get_info_by_name(obj, name) : nullptr;
-    return value != nullptr ? value : "";
+    // Names in an XML file are shown on terminals: escapes in them are made visible.
+    return value != nullptr ? printable(value, kEchoChars) : "";
 }
 
 std::string pci_bus_id_of(hwloc_obj_t pcidev) {
@@ -131,6 +148,10 @@ MachineTopology convert(hwloc_topology_t topology, std::string source, bool from
     for (int i = 0; i < node_count; ++i) {
         hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i));
         if (obj == nullptr) continue;
+        // hwloc reads "-5" as 4294967291 and a missing number as HWLOC_UNKNOWN_INDEX.
+        if (obj->os_index > kMaxNodeNumber)
+            throw TopologyError("a NUMA node numbered " + std::to_string(obj->os_index) + "; expected 0 to " +
+                                std::to_string(kMaxNodeNumber));
         TopologyNode node;
         node.os_index = static_cast<int>(obj->os_index);
         node.memory_bytes = obj->attr->numanode.local_memory;
@@ -139,13 +160,17 @@ MachineTopology convert(hwloc_topology_t topology, std::string source, bool from
     }
     std::sort(machine.nodes.begin(), machine.nodes.end(),
               [](const TopologyNode& a, const TopologyNode& b) { return a.os_index < b.os_index; });
+    for (std::size_t i = 1; i < machine.nodes.size(); ++i)
+        if (machine.nodes[i].os_index == machine.nodes[i - 1].os_index)
+            throw TopologyError("two NUMA nodes numbered " + std::to_string(machine.nodes[i].os_index) +
+                                "; expected each node's own number");
 
     const int package_count = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PACKAGE);
     for (int i = 0; i < package_count; ++i) {
         hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE, static_cast<unsigned>(i));
         if (obj == nullptr) continue;
         TopologyPackage package;
-        package.os_index = obj->os_index == HWLOC_UNKNOWN_INDEX ? i : static_cast<int>(obj->os_index);
+        package.os_index = obj->os_index > static_cast<unsigned>(kMaxCpuNumber) ? i : static_cast<int>(obj->os_index);
         package.nodes = bits_of(obj->nodeset);
         package.cores = cores_in(topology, obj->cpuset);
         machine.packages.push_back(std::move(package));
@@ -157,6 +182,8 @@ MachineTopology convert(hwloc_topology_t topology, std::string source, bool from
         machine.packages.push_back(std::move(package));
     }
     machine.gpus = gpus_of(topology);
+    for (TopologyGpu& gpu : machine.gpus)
+        if (machine.find_node(gpu.node) == nullptr) gpu.node = -1;  // a node number the tree does not have
     machine.index_cpus();
     return machine;
 }
@@ -186,7 +213,12 @@ MachineTopology load_with(const std::string& source, bool from_file,
     if (configure != nullptr && configure(handle.topology, argument) != 0) throw TopologyError(source + ": " + malformed);
     if (hwloc_topology_load(handle.topology) != 0)
         throw TopologyError(source + ": " + (from_file ? malformed : "hwloc could not load it: " + std::string(std::strerror(errno))));
-    MachineTopology machine = convert(handle.topology, source, from_file);
+    MachineTopology machine;
+    try {
+        machine = convert(handle.topology, source, from_file);
+    } catch (const TopologyError& error) {
+        throw TopologyError(source + ": " + error.what());
+    }
     if (machine.nodes.empty()) throw TopologyError(source + ": the topology has no NUMA node");
     // Some virtual machines' sysfs gives their one node a fraction of the memory (10 GiB of 128 on
     // the H200 machine); with one node, all of it is that node's.
@@ -201,6 +233,68 @@ int configure_buffer(hwloc_topology_t topology, const void* argument) {
     return hwloc_topology_set_xmlbuffer(topology, text.c_str(), static_cast<int>(text.size() + 1));
 }
 
+// hwloc's parsers recurse once per element: text nested 100000 deep overflows the stack.
+constexpr std::size_t kMaxXmlDepth = 128;
+
+// How deep the elements of `text` nest, counted before hwloc sees it: start tags open, end tags
+// and "/>" close; comments, declarations and processing instructions are skipped. A tag ends at
+// its first ">", as in hwloc's own parser (libxml2 allows ">" in a quoted value, which can only
+// make the count deeper, never shallower). Stops counting once past kMaxXmlDepth.
+std::size_t xml_depth(std::string_view text) {
+    std::size_t depth = 0;
+    std::size_t deepest = 0;
+    std::size_t i = 0;
+    const auto skip_past = [&](std::string_view end) {
+        const std::size_t found = text.find(end, i);
+        i = found == std::string_view::npos ? text.size() : found + end.size();
+    };
+    while ((i = text.find('<', i)) != std::string_view::npos) {
+        const std::string_view rest = text.substr(i);
+        if (rest.starts_with("<!--")) {
+            skip_past("-->");
+        } else if (rest.starts_with("<![CDATA[")) {
+            skip_past("]]>");
+        } else if (rest.starts_with("<?")) {
+            skip_past("?>");
+        } else if (rest.starts_with("<!") || rest.starts_with("</")) {
+            if (rest.starts_with("</") && depth > 0) --depth;
+            skip_past(">");
+        } else {
+            const std::size_t end = std::min(text.find('>', i), text.size());
+            const bool empty_element = end < text.size() && text[end - 1] == '/';
+            if (!empty_element && ++depth > deepest) deepest = depth;
+            if (deepest > kMaxXmlDepth) return deepest;
+            i = end;
+        }
+    }
+    return deepest;
+}
+
+// A NUMA node or CPU (PU) unnumbered or numbered beyond kMaxNodeNumber or kMaxCpuNumber, as
+// written in the XML; empty when there is none. hwloc sets the object's bit in a bitmap before anything else:
+// "-5" (read as 4294967291) costs it half a gigabyte and seconds.
+std::string out_of_range_number(std::string_view text) {
+    constexpr std::string_view kNumber = "os_index=\"";
+    for (std::size_t at = text.find("<object"); at != std::string_view::npos; at = text.find("<object", at + 1)) {
+        const std::size_t end = text.find('>', at);
+        const std::string_view tag = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+        const bool node = tag.find("type=\"NUMANode\"") != std::string_view::npos;
+        if (!node && tag.find("type=\"PU\"") == std::string_view::npos) continue;
+        const std::size_t number_at = tag.find(kNumber);
+        if (number_at == std::string_view::npos)  // hwloc would number it 2^32-1
+            return std::string(node ? "a NUMA node" : "a CPU") + " without a number (os_index)";
+        const std::string_view rest = tag.substr(number_at + kNumber.size());
+        const std::string_view number = rest.substr(0, rest.find('"'));
+        const std::uint64_t limit = node ? kMaxNodeNumber : static_cast<std::uint64_t>(kMaxCpuNumber);
+        std::uint64_t value = 0;
+        const auto parsed = std::from_chars(number.data(), number.data() + number.size(), value);
+        if (parsed.ec == std::errc() && parsed.ptr == number.data() + number.size() && value <= limit) continue;
+        return std::string(node ? "a NUMA node" : "a CPU") + " numbered " + printable(number, 20) + "; expected 0 to " +
+               std::to_string(limit);
+    }
+    return "";
+}
+
 // What is wrong with text that should be an hwloc XML topology, before hwloc reads it (hwloc
 // only says "invalid argument"); empty when nothing obvious is.
 std::string obvious_problem(const std::string& text) {
@@ -211,24 +305,52 @@ std::string obvious_problem(const std::string& text) {
     if (text.find("<topology") == std::string::npos) return "XML, but not an hwloc topology (no <topology> element)";
     if (text.find("\"NUMANode\"") == std::string::npos)
         return "an hwloc topology without NUMA nodes (hwloc 1.x XML, or an incomplete export?)";
+    if (std::string problem = out_of_range_number(text); !problem.empty()) return problem;
+    if (xml_depth(text) > kMaxXmlDepth)
+        return "XML nested deeper than " + std::to_string(kMaxXmlDepth) + " elements; a real machine's tree is far shallower";
     return "";
 }
 
-MachineTopology load_xml_text(const std::string& text, const std::string& source) {
+// hwloc trusts the XML it imports (it reads its own exports back): a missing or malformed set
+// attribute makes it dereference NULL, and fuzzing found dozens of such files. A file is first
+// read by hwloc in a child process; one that does not come back whole is refused, and only what
+// hwloc survives is loaded here.
+bool hwloc_survives(const std::string& text) {
+    const pid_t child = ::fork();
+    if (child < 0) return true;  // cannot check: load it as before
+    if (child == 0) {
+        // A crash ends the child and nothing else: no sanitizer or fuzzer report, no core dump.
+        for (const int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) std::signal(signal, SIG_DFL);
+        const rlimit no_core{0, 0};
+        ::setrlimit(RLIMIT_CORE, &no_core);
+        if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDERR_FILENO);
+        try {
+            (void)load_with("", true, configure_buffer, &text);
+        } catch (...) {  // refused by hwloc or by us: not a crash
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) return true;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// `from_user`: a file, not a shipped sample (which hwloc is known to read).
+MachineTopology load_xml_text(const std::string& text, const std::string& source, bool from_user) {
     if (const std::string problem = obvious_problem(text); !problem.empty()) throw TopologyError(source + ": " + problem);
+    if (from_user && !hwloc_survives(text))
+        throw TopologyError(source + ": hwloc cannot read it: not a well-formed hwloc XML topology (a set attribute "
+                                     "missing or malformed?)");
     return load_with(source, true, configure_buffer, &text);
 }
 
 std::string read_whole_file(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error)) throw TopologyError(path + ": a folder, not an XML file");
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw TopologyError(path + ": cannot read it: " + std::strerror(errno != 0 ? errno : ENOENT));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw TopologyError(path + ": cannot read it: " + std::strerror(errno));
-    return text.str();
+    try {
+        return read_input_file(path, kMaxXmlFileBytes);
+    } catch (const InputFileError& error) {
+        throw TopologyError(printable(path) + ": " + error.what());
+    }
 }
 
 // One node with the CPUs this process may run on: what a machine hwloc cannot read looks like.
@@ -255,7 +377,9 @@ MachineTopology fallback_topology(const std::string& why) {
 
 MachineTopology load_this_machine_topology() { return load_with(kThisMachine, false, nullptr, nullptr); }
 
-MachineTopology load_topology_xml(const std::string& path) { return load_xml_text(read_whole_file(path), path); }
+MachineTopology load_topology_xml(const std::string& path) {
+    return load_xml_text(read_whole_file(path), printable(path), true);
+}
 
 std::vector<std::string> shipped_topology_names() {
     std::vector<std::string> names;
@@ -272,10 +396,11 @@ std::string shipped_topology_list() {
 
 MachineTopology load_topology(const std::string& name_or_path) {
     for (const EmbeddedFile& file : embedded_topologies())
-        if (file.name == name_or_path) return load_xml_text(file.contents, file.name + " (shipped sample)");
+        if (file.name == name_or_path) return load_xml_text(file.contents, file.name + " (shipped sample)", false);
     std::error_code error;
     if (!std::filesystem::exists(name_or_path, error)) {
-        throw TopologyError(name_or_path + ": no such file, and not a shipped topology (" + shipped_topology_list() + ")");
+        throw TopologyError(printable(name_or_path) + ": no such file, and not a shipped topology (" +
+                            shipped_topology_list() + ")");
     }
     return load_topology_xml(name_or_path);
 }

@@ -189,6 +189,12 @@ TEST(HardwareProfile, InvalidProfilesNameTheField) {
         {"zero cross-node factor", "/numa/cross_node_memcpy_factor", json(0), "profile.numa.cross_node_memcpy_factor"},
         {"factor without a source", "/numa/source", json(""), "profile.numa.source"},
         {"factor without its source", "/numa/source", std::nullopt, "profile.numa.source"},
+        // Costs become integer nanoseconds: 1e300 us once overflowed the conversion and cost nothing.
+        {"cost of 1e300 us", "/host/host_alloc_us/values/0", json(1e300), "profile.host.host_alloc_us.values[0]"},
+        {"call cost beyond 10 s", "/copy/copy_call_us", json(1e8), "profile.copy.copy_call_us"},
+        {"size beyond 1 TiB", "/host/free_host_us/sizes_bytes/0", json(1e300), "profile.host.free_host_us.sizes_bytes[0]"},
+        {"size below a byte", "/host/free_host_us/sizes_bytes/0", json(1e-300), "profile.host.free_host_us.sizes_bytes[0]"},
+        {"vanishing cross-node factor", "/numa/cross_node_h2d_factor", json(1e-300), "profile.numa.cross_node_h2d_factor"},
     };
     for (const InvalidCase& test : cases) {
         SCOPED_TRACE(test.description);
@@ -200,6 +206,27 @@ TEST(HardwareProfile, InvalidProfilesNameTheField) {
         }
     }
     EXPECT_THROW(profile_from_json(json::array()), ConfigError);
+}
+
+TEST(HardwareProfile, EscapesInNamesAreShownVisibly) {
+    json profile = builtin_json(kDefaultProfile);
+    profile["name"] = "evil\x1b]0;title\x07";
+    profile["description"] = "red \x1b[31m\xc2\x9b";
+    const HardwareProfile loaded = profile_from_json(profile);
+    EXPECT_EQ(loaded.name, "evil\\x1b]0;title\\x07");
+    EXPECT_EQ(loaded.description, "red \\x1b[31m\\xc2\\x9b");
+}
+
+TEST(HardwareProfile, AHugeTextValueIsEchoedCutShort) {
+    json profile = builtin_json(kDefaultProfile);
+    profile["host"]["cores"] = std::string(1 << 20, '7');
+    try {
+        profile_from_json(profile);
+        ADD_FAILURE() << "no error";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "profile.host.cores");
+        EXPECT_LT(std::string(error.what()).size(), 300u) << error.what();
+    }
 }
 
 json with_under_load(json profile) {

@@ -464,7 +464,7 @@ TEST_F(ConfigFileTest, LoadMissingFile) {
 TEST_F(ConfigFileTest, LoadDirectory) {
     const ConfigIssue issue = load_error(dir_);
     EXPECT_EQ(issue.field, "config");
-    EXPECT_NE(issue.message().find("Is a directory"), std::string::npos) << issue.message();
+    EXPECT_NE(issue.message().find("it is a folder; only a regular file"), std::string::npos) << issue.message();
 }
 
 TEST_F(ConfigFileTest, LoadSyntaxError) {
@@ -490,6 +490,78 @@ TEST_F(ConfigFileTest, LoadBadValueNamesTheKey) {
     } catch (const ConfigError& error) {
         EXPECT_EQ(error.issue().field, "num_workers");
     }
+}
+
+TEST_F(ConfigFileTest, AValueNestedDeepIsRefusedNotACrash) {
+    write("deep.json", "{\"sample_shape\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+    const ConfigIssue issue = load_error(dir_ / "deep.json");
+    EXPECT_EQ(issue.field, "config");
+    EXPECT_NE(issue.message().find("nested deeper than 32 levels"), std::string::npos) << issue.message();
+}
+
+TEST_F(ConfigFileTest, ANestedValueIsShownByItsSize) {
+    try {
+        config_from_json(nlohmann::json::parse(R"({"num_workers": [[[1, 2]], 3]})"));
+        FAIL() << "no error";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().value, "an array of 2 items");
+    }
+}
+
+TEST_F(ConfigFileTest, ANumberBeyondADoubleIsBadInputNotALibraryError) {
+    write("big.json", R"({"cpu_us_per_sample": 1e400})");
+    const ConfigIssue issue = load_error(dir_ / "big.json");
+    EXPECT_EQ(issue.field, "config");
+    EXPECT_NE(issue.message().find("a number beyond what a double holds"), std::string::npos) << issue.message();
+    EXPECT_EQ(issue.message().find("json.exception"), std::string::npos) << issue.message();
+}
+
+TEST_F(ConfigFileTest, ARepeatedKeyIsRefusedNamingIt) {
+    write("twice.json", R"({"num_workers": 1, "batches": 5, "num_workers": 8})");
+    EXPECT_NE(load_error(dir_ / "twice.json").message().find("the key \"num_workers\" appears twice"), std::string::npos);
+    write("nested.json", R"({"sample_shape": [1], "x": {"a": 1, "a": 2}})");
+    EXPECT_NE(load_error(dir_ / "nested.json").message().find("\"a\" appears twice"), std::string::npos);
+}
+
+TEST_F(ConfigFileTest, AByteOrderMarkIsAcceptedAndAnEmptyFileRefused) {
+    write("bom.json", "\xEF\xBB\xBF{\"num_workers\": 2}");
+    EXPECT_EQ(load_config_file(dir_ / "bom.json").num_workers, 2u);
+    write("empty.json", "");
+    EXPECT_NE(load_error(dir_ / "empty.json").message().find("the file is empty"), std::string::npos);
+}
+
+TEST_F(ConfigFileTest, InvalidUtf8OrEscapesInAValueAreShownEscaped) {
+    for (const std::string& bad : {std::string("f\xff"), std::string("\x1b[2J")}) {
+        try {
+            config_from_json(nlohmann::json{{"dtype", bad}});
+            FAIL() << "no error";
+        } catch (const ConfigError& error) {
+            const std::string message = error.what();
+            EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+            EXPECT_NE(message.find(bad == "f\xff" ? "\"f\\xff\"" : "\"\\x1b[2J\""), std::string::npos) << message;
+        }
+    }
+}
+
+TEST_F(ConfigFileTest, AHugeValueIsEchoedCutShort) {
+    write("long.json", "{\"device\": \"" + std::string(1 << 20, 'x') + "\"}");
+    const LoaderConfig config = load_config_file(dir_ / "long.json");
+    const auto issues = find_config_issues(config);
+    ASSERT_FALSE(issues.empty());
+    EXPECT_LT(issues.front().message().size(), 600u);
+    write("long-key.json", "{\"" + std::string(1 << 20, 'k') + "\": 1}");
+    EXPECT_LT(load_error(dir_ / "long-key.json").message().size(), 1000u);
+}
+
+TEST(CpuList, TwentyThousandRangesHoldEachCpuOnce) {
+    std::string list = "0-65535";
+    for (int i = 0; i < 20000; ++i) list += ",0-65535";
+    const auto cpus = parse_cpu_list(list);
+    ASSERT_TRUE(cpus.has_value());
+    EXPECT_EQ(cpus->size(), 65536u);
+    EXPECT_EQ(parse_cpu_list("8,0-3,2-5,4"), (std::vector<int>{0, 1, 2, 3, 4, 5, 8}));
+    EXPECT_EQ(parse_cpu_list("65536"), std::nullopt);
+    EXPECT_EQ(parse_cpu_list("-5"), std::nullopt);
 }
 
 }  // namespace

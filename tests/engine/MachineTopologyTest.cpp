@@ -1,6 +1,7 @@
 // The machine tree from hwloc: GPU locality from the sample XML topologies, this machine, bus id
 // spellings, and bad XML that gets a message instead of a crash.
 #include <sched.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -164,6 +165,90 @@ TEST(MachineTopology, BadXmlGetsAMessageNotACrash) {
     for (std::size_t at; (at = no_numa.find("\"NUMANode\"")) != std::string::npos;) no_numa.replace(at, 10, "\"Group\"");
     expect_refused(scratch_file(dir, no_numa), "without NUMA nodes");
     expect_refused(std::filesystem::temp_directory_path().string(), "folder");
+}
+
+// The 2-socket sample with its NUMA nodes renumbered.
+std::string with_node_numbers(const std::string& first, const std::string& second) {
+    std::string xml = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
+    const std::string node = "type=\"NUMANode\" os_index=\"";
+    const std::size_t a = xml.find(node + "0\"");
+    const std::size_t b = xml.find(node + "1\"");
+    xml.replace(b + node.size(), 1, second);
+    xml.replace(a + node.size(), 1, first);
+    return xml;
+}
+
+TEST(MachineTopology, NodeNumbersThatRepeatOrWrapAreRefused) {
+    const test::TempDir dir;
+    expect_refused(scratch_file(dir, with_node_numbers("0", "0")), "two NUMA nodes numbered 0");
+    // hwloc reads -5 as 4294967291 and 2^32-1 is its "unknown": once printed as "node -5", "node -1".
+    expect_refused(scratch_file(dir, with_node_numbers("0", "-5")), "a NUMA node numbered -5; expected 0 to 4095");
+    expect_refused(scratch_file(dir, with_node_numbers("4294967295", "1")), "NUMA node");
+    const MachineTopology renumbered = load_topology(scratch_file(dir, with_node_numbers("2", "7")));
+    ASSERT_EQ(renumbered.nodes.size(), 2u);
+    EXPECT_EQ(renumbered.nodes[1].os_index, 7);
+}
+
+TEST(MachineTopology, XmlNestedDeepIsRefusedBeforeHwlocReadsIt) {
+    const test::TempDir dir;
+    std::string xml = "<?xml version=\"1.0\"?>\n<topology version=\"2.0\"><object type=\"Machine\">";
+    for (int i = 0; i < 100000; ++i) xml += "<object type=\"Group\">";
+    xml += "<object type=\"NUMANode\" os_index=\"0\"/>";
+    for (int i = 0; i < 100000; ++i) xml += "</object>";
+    xml += "</object></topology>\n";
+    expect_refused(scratch_file(dir, xml), "XML nested deeper than 128 elements");
+    // Nested as deep as allowed, it reaches hwloc (which refuses this one for other reasons).
+    std::string allowed = "<?xml version=\"1.0\"?>\n<topology version=\"2.0\"><object type=\"Machine\">";
+    for (int i = 0; i < 120; ++i) allowed += "<object type=\"Group\">";
+    allowed += "<object type=\"NUMANode\" os_index=\"0\"/>";
+    for (int i = 0; i < 120; ++i) allowed += "</object>";
+    allowed += "</object></topology>\n";
+    try {
+        load_topology(scratch_file(dir, allowed));
+    } catch (const TopologyError& error) {
+        EXPECT_EQ(std::string(error.what()).find("nested deeper"), std::string::npos) << error.what();
+    }
+}
+
+TEST(MachineTopology, XmlThatWouldCrashHwlocIsRefused) {
+    const test::TempDir dir;
+    // hwloc dereferences the set it expects: without the machine's complete_nodeset it crashed
+    // (SIGSEGV in hwloc_insert_object_by_parent, found by tests/fuzz).
+    std::string xml = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
+    const std::string set = " complete_nodeset=\"0x00000003\"";
+    ASSERT_NE(xml.find(set), std::string::npos);
+    xml.erase(xml.find(set), set.size());
+    expect_refused(scratch_file(dir, xml), "hwloc cannot read it");
+    // A CPU without a number would be numbered 2^32-1, and hwloc's bitmap for it costs 512 MiB.
+    std::string unnumbered = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
+    const std::string pu = "type=\"PU\" os_index=\"0\"";
+    unnumbered.replace(unnumbered.find(pu), pu.size(), "type=\"PU\"");
+    expect_refused(scratch_file(dir, unnumbered), "a CPU without a number (os_index)");
+}
+
+TEST(MachineTopology, AFifoOrDeviceIsRefusedNotWaitedOn) {
+    const test::TempDir dir;
+    ASSERT_EQ(::mkfifo(dir.file("fifo.xml").c_str(), 0600), 0);
+    expect_refused(dir.file("fifo.xml"), "it is a FIFO; only a regular file of at most 64 MiB is read");
+    try {
+        load_topology("/dev/zero");
+        ADD_FAILURE() << "loaded";
+    } catch (const TopologyError& error) {
+        EXPECT_NE(std::string(error.what()).find("it is a character device"), std::string::npos) << error.what();
+    }
+}
+
+TEST(MachineTopology, NamesInTheXmlAreShownWithEscapesVisible) {
+    const test::TempDir dir;
+    std::string xml = test::read_text(kTopologies + "/2-socket-2-gpu.xml");
+    const std::string product = "value=\"illustrative 2-socket server, one H200 per socket\"";
+    ASSERT_NE(xml.find(product), std::string::npos);
+    xml.replace(xml.find(product), product.size(), "value=\"evil\x1b[2J\"");
+    try {
+        EXPECT_EQ(load_topology(scratch_file(dir, xml)).machine_name, "evil\\x1b[2J");
+    } catch (const TopologyError&) {
+        // libxml2 (with libhwloc-plugins) refuses a control character in XML; hwloc's own parser takes it.
+    }
 }
 
 TEST(TopologyTree, ShowsEachGpuUnderItsNodeAndTheRunGpusLocality) {

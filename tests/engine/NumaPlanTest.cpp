@@ -174,5 +174,32 @@ TEST(NumaPlan, ABadTopologyIsAConfigErrorNamingTheField) {
     }
 }
 
+TEST(NumaPlan, RemoteWithoutAnotherNodeNumberPlansWithoutACrash) {
+    // Two nodes that claim one number (loaders refuse such XML) once made remote index an empty list.
+    auto t = std::make_shared<MachineTopology>(*one_node());
+    t->nodes.push_back(TopologyNode{0, 0, {}});
+    t->index_cpus();
+    LoaderConfig config;
+    config.bind_workers.policy = CpuBindPolicy::Remote;
+    const NumaPlan plan = make_numa_plan(config, t, emulated());
+    EXPECT_EQ(plan.remote_node, -1);
+}
+
+TEST(NumaPlan, RunIssuesIncludeTheTopologyAndTheProfile) {
+    LoaderConfig config;
+    config.device = "emulated";
+    config.topology_xml = "/dev/zero";
+    auto issues = find_run_issues(config);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].field, "topology_xml");
+    config.topology_xml = "2-socket-2-gpu";
+    config.device = "emulated:/nonexistent/profile.json";
+    issues = find_run_issues(config);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].field, "device");
+    config.device = "emulated";
+    EXPECT_TRUE(find_run_issues(config).empty());
+}
+
 }  // namespace
 }  // namespace pinscope

@@ -9,7 +9,7 @@
 namespace pinscope {
 namespace {
 
-TimeNs us_to_ns(double us) { return static_cast<TimeNs>(us * 1e3); }
+TimeNs us_to_ns(double us) { return duration_ns(us * 1e3); }
 
 }  // namespace
 
@@ -107,8 +107,8 @@ OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batc
 OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor) {
     const double bytes = static_cast<double>(source.bytes);
     const auto duration =
-        static_cast<TimeNs>(bytes / (profile_.h2d_bytes_per_s(bytes, source.pinned) * rate_factor) * 1e9 *
-                            cross_node_slowdown(source.remote_fraction, profile_.cross_node_h2d_factor));
+        duration_ns(bytes / (profile_.h2d_bytes_per_s(bytes, source.pinned) * rate_factor) * 1e9 *
+                    cross_node_slowdown(source.remote_fraction, profile_.cross_node_h2d_factor));
     TimeNs hold_until = issued + us_to_ns(profile_.copy_call_us);
     OpId id = 0;
     {
@@ -122,8 +122,8 @@ OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, T
         ops_[id] = {end, source.bytes};
         // The driver stages pageable memory through its own pinned buffers while the caller waits.
         if (!source.pinned)
-            hold_until = std::max(hold_until, start + static_cast<TimeNs>(profile_.pageable_hold_fraction *
-                                                                          static_cast<double>(duration)));
+            hold_until = std::max(hold_until, start + duration_ns(profile_.pageable_hold_fraction *
+                                                                   static_cast<double>(duration)));
     }
     sleep_until_ns(hold_until, stop_);
     return id;
@@ -136,7 +136,7 @@ OpId EmulatedDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_
         std::lock_guard lock(mutex_);
         auto copy = ops_.find(after);
         const std::uint64_t bytes = copy == ops_.end() ? 0 : copy->second.bytes;
-        const TimeNs read = static_cast<TimeNs>(static_cast<double>(bytes) / (profile_.device_read_gb_per_s * 1e9) * 1e9);
+        const TimeNs read = duration_ns(static_cast<double>(bytes) / (profile_.device_read_gb_per_s * 1e9) * 1e9);
         const TimeNs start = std::max({issued, end_of(after), sms_free_at_});
         const TimeNs end = start + read + us_to_ns(gpu_us);
         sms_free_at_ = end;

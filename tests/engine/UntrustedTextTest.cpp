@@ -1,0 +1,42 @@
+// Text from input shown in messages: escapes and invalid UTF-8 made visible, long text cut short.
+#include <gtest/gtest.h>
+
+#include "input/UntrustedText.h"
+
+namespace pinscope {
+namespace {
+
+TEST(UntrustedText, TerminalEscapesAndControlCharactersBecomeVisible) {
+    EXPECT_EQ(printable("red\x1b[31mtext\a\r\n"), "red\\x1b[31mtext\\x07\\x0d\\x0a");
+    EXPECT_EQ(printable("del\x7f"), "del\\x7f");
+    EXPECT_EQ(printable(std::string("nul\0x", 5)), "nul\\x00x");
+}
+
+TEST(UntrustedText, InvalidUtf8IsEscapedByteByByteAndValidUtf8Kept) {
+    EXPECT_EQ(printable("f\xff\xfe"), "f\\xff\\xfe");
+    EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x9a\x80"), "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x9a\x80");
+    EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");              // overlong '/'
+    EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");     // a surrogate
+    EXPECT_EQ(printable("cut \xe2\x86"), "cut \\xe2\\x86");     // a sequence cut short
+}
+
+TEST(UntrustedText, C1ControlsAndBidiOverridesAreEscaped) {
+    EXPECT_EQ(printable("\xc2\x9b" "2J"), "\\xc2\\x9b2J");  // U+009B, CSI on some terminals
+    EXPECT_EQ(printable("a\xe2\x80\xae" "b"), "a\\xe2\\x80\\xaeb");  // U+202E right-to-left override
+}
+
+TEST(UntrustedText, LongTextIsCutWithAnEllipsis) {
+    const std::string shown = printable(std::string(1 << 20, 'x'));
+    EXPECT_EQ(shown, std::string(kEchoChars, 'x') + "...");
+    EXPECT_EQ(printable("abcdef", 3), "abc...");
+    EXPECT_EQ(printable("abc", 3), "abc");
+    EXPECT_LE(printable(std::string(1000, '\x1b')).size(), kEchoChars + 8);
+}
+
+TEST(UntrustedText, ShowingShownTextAgainChangesNothing) {
+    const std::string once = printable("a\x1b" "b\xff");
+    EXPECT_EQ(printable(once), once);
+}
+
+}  // namespace
+}  // namespace pinscope
