@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -11,24 +12,41 @@
 
 namespace pinscope::test {
 
-// Keeps everything a run records in memory, for tests to look at.
+// Keeps everything a run records in memory, for tests to look at (also while it runs: the
+// observer thread records, the test's thread takes a copy).
 class MemoryRecorder : public RunRecorder {
 public:
-    void begin(TimeNs origin) override { record_.origin = origin; }
+    void begin(TimeNs origin) override {
+        std::lock_guard lock(mutex_);
+        record_.origin = origin;
+    }
     void record(const TraceDelta& delta) override {
+        std::lock_guard lock(mutex_);
         record_.spans.insert(record_.spans.end(), delta.spans.begin(), delta.spans.end());
         record_.counters.insert(record_.counters.end(), delta.counters.begin(), delta.counters.end());
         record_.markers.insert(record_.markers.end(), delta.markers.begin(), delta.markers.end());
     }
-    void record(const NumaSample& sample) override { record_.numa_samples.push_back(sample); }
-    void finish(const RunSummary& summary) override { record_.summary = summary; }
+    void record(const NumaSample& sample) override {
+        std::lock_guard lock(mutex_);
+        record_.numa_samples.push_back(sample);
+    }
+    void finish(const RunSummary& summary) override {
+        std::lock_guard lock(mutex_);
+        record_.summary = summary;
+    }
+    // What was recorded so far.
+    RunRecord snapshot() const {
+        std::lock_guard lock(mutex_);
+        return record_;
+    }
     // What was recorded so far, with the runner's summary now (which takes in the newest spans).
     RunRecord taken(const Runner& runner) {
         finish(runner.summary());
-        return record_;
+        return snapshot();
     }
 
 private:
+    mutable std::mutex mutex_;
     RunRecord record_;
 };
 

@@ -43,7 +43,7 @@ bool has_span(const RunRecord& record, Stage stage) {
 struct Scenario {
     const char* name;
     std::function<void(LoaderConfig&)> shape;
-    std::function<bool(const Runner&)> inside;  // the run is in its long wait
+    std::function<bool(const Runner&, const test::MemoryRecorder&)> inside;  // the run is in its long wait
     std::function<std::unique_ptr<Device>(const LoaderConfig&)> make_device;
 };
 void PrintTo(const Scenario& scenario, std::ostream* out) { *out << scenario.name; }
@@ -57,15 +57,15 @@ TEST_P(StopIsPrompt, EndsWithinSecondsAndFreesEveryPinnedBlock) {
     config.seconds = 600;
     GetParam().shape(config);
     std::vector<std::string> problems;
-    RunnerOptions options;
-    options.keep_record = true;
+    std::shared_ptr<test::MemoryRecorder> recorder;
+    RunnerOptions options = test::recording_into(recorder);
     options.make_device = GetParam().make_device;
     options.messages = [&](Severity severity, const std::string& text) {
         if (severity == Severity::Error || text.find("still held") != std::string::npos) problems.push_back(text);
     };
     Runner runner(options);
     runner.start(config);
-    ASSERT_TRUE(eventually([&] { return GetParam().inside(runner); })) << "the run never got to its long wait";
+    ASSERT_TRUE(eventually([&] { return GetParam().inside(runner, *recorder); })) << "the run never got to its long wait";
 
     const TimeNs stop_asked = now_ns();
     runner.stop();
@@ -73,7 +73,7 @@ TEST_P(StopIsPrompt, EndsWithinSecondsAndFreesEveryPinnedBlock) {
     EXPECT_LT(stopped - stop_asked, kPrompt) << "stop took " << static_cast<double>(stopped - stop_asked) / 1e9 << " s";
     EXPECT_FALSE(runner.running());
 
-    const RunRecord record = runner.record();
+    const RunRecord record = recorder->taken(runner);
     EXPECT_EQ(record.summary.error, "");
     EXPECT_EQ(record.summary.pinned.reserved_bytes.current, 0);
     EXPECT_EQ(record.summary.pinned.allocated_bytes.current, 0);
@@ -97,30 +97,30 @@ INSTANTIATE_TEST_SUITE_P(
     Waits, StopIsPrompt,
     ::testing::Values(
         Scenario{"TenSecondKernel", [](LoaderConfig& c) { c.gpu_us_per_batch = kTenSecondsUs; },
-                 [](const Runner& r) { return has_span(r.record(), Stage::H2D); }, nullptr},
+                 [](const Runner&, const test::MemoryRecorder& m) { return has_span(m.snapshot(), Stage::H2D); }, nullptr},
         Scenario{"SixteenSecondsOfWorkPerBatchInWorkers",
                  [](LoaderConfig& c) {
                      c.batch_size = 16;
                      c.cpu_us_per_sample = kOneSecondUs;
                      c.pin_mode = PinMode::Worker;  // a worker holds a pinned block while it loads
                  },
-                 [](const Runner& r) { return r.summary().pinned.allocated_bytes.current > 0; }, nullptr},
+                 [](const Runner& r, const test::MemoryRecorder&) { return r.summary().pinned.allocated_bytes.current > 0; }, nullptr},
         Scenario{"SixteenSecondsOfWorkPerBatchWithoutWorkers",
                  [](LoaderConfig& c) {
                      c.num_workers = 0;
                      c.batch_size = 16;
                      c.cpu_us_per_sample = kOneSecondUs;
                  },
-                 [](const Runner& r) { return r.running(); }, nullptr},
+                 [](const Runner& r, const test::MemoryRecorder&) { return r.running(); }, nullptr},
         Scenario{"RealHostWorkOfSixteenSecondsPerBatch",
                  [](LoaderConfig& c) {
                      c.host = HostMode::Real;
                      c.batch_size = 16;
                      c.cpu_us_per_sample = kOneSecondUs;
                  },
-                 [](const Runner& r) { return r.running(); }, nullptr},
+                 [](const Runner& r, const test::MemoryRecorder&) { return r.running(); }, nullptr},
         Scenario{"DeviceCallsOfTenSeconds", [](LoaderConfig&) {},
-                 [](const Runner& r) { return has_span(r.record(), Stage::Wait); }, device_with_ten_second_calls}),
+                 [](const Runner&, const test::MemoryRecorder& m) { return has_span(m.snapshot(), Stage::Wait); }, device_with_ten_second_calls}),
     [](const ::testing::TestParamInfo<Scenario>& param) { return std::string(param.param.name); });
 
 TEST(RunLength, EndsAtItsDeadlineAndCutsTheKernelShort) {
@@ -129,14 +129,13 @@ TEST(RunLength, EndsAtItsDeadlineAndCutsTheKernelShort) {
     config.batches.reset();
     config.seconds = 1;
     config.gpu_us_per_batch = kTenSecondsUs;
-    RunnerOptions options;
-    options.keep_record = true;
-    Runner runner(options);
+    std::shared_ptr<test::MemoryRecorder> recorder;
+    Runner runner(test::recording_into(recorder));
     const TimeNs start = now_ns();
     runner.start(config);
     runner.wait();
     EXPECT_LT(now_ns() - start, kPrompt);
-    const RunRecord record = runner.record();
+    const RunRecord record = recorder->taken(runner);
     EXPECT_EQ(record.summary.error, "");
     EXPECT_EQ(record.summary.pinned.reserved_bytes.current, 0);
     EXPECT_EQ(test::locked_bytes(), locked_before);
