@@ -4,11 +4,13 @@
 // device are the two implementations; nothing outside engine/device/ knows which one it has.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <vector>
 
+#include "clock/ModelLag.h"
 #include "config/LoaderConfig.h"
 #include "trace/Span.h"
 
@@ -109,6 +111,8 @@ public:
     // Off: copies are still tracked to completion but not timed (their CompletedOp has start ==
     // end == when completion was seen), so a run can be measured without its tracing.
     virtual void set_copy_timing(bool /*on*/) {}
+    // Where a device that models host-side costs counts the time this machine fell behind them.
+    virtual void set_model_lag(std::shared_ptr<ModelLag> /*lag*/) {}
 };
 
 }  // namespace pinscope

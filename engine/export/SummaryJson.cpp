@@ -183,6 +183,9 @@ void write_notes(std::ostream& out, const RunSummary& summary, std::size_t max_w
             std::to_string(summary.reconfigurations) + (summary.reconfigurations == 1 ? " time" : " times"));
     }
     if (summary.dropped_spans > 0) row(out, "dropped spans", std::to_string(summary.dropped_spans));
+    if (summary.model_lag > kModelLagNoted)
+        row(out, "model lag", percent(summary.model_lag) + " of modelled time: this machine could not keep up, so "
+                              "the figures are lower than the profile predicts");
     const std::size_t shown = std::min(summary.warnings.size(), max_warnings);
     for (std::size_t i = 0; i < shown; ++i) out << "warning: " << one_line(summary.warnings[i]) << '\n';
     if (summary.warnings.size() > shown)
@@ -216,6 +219,7 @@ nlohmann::json summary_to_json(const RunSummary& summary) {
         {"memlock_limit_bytes",
          summary.memlock_limit_bytes == kUnlimited ? json(nullptr) : json(summary.memlock_limit_bytes)},
         {"dropped_spans", summary.dropped_spans},
+        {"model_lag", fraction(summary.model_lag)},
         {"reconfigurations", summary.reconfigurations},
         {"warnings", summary.warnings},
         {"error", summary.error.empty() ? json(nullptr) : json(summary.error)},

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stop_token>
 
+#include "clock/ModelLag.h"
 #include "config/LoaderConfig.h"
 #include "memory/PageLockedMemory.h"
 #include "trace/Span.h"
@@ -57,8 +58,10 @@ public:
 // Modeled needs a profile, and shares `bus` with the emulated device's pageable staging (a bus of
 // its own when null); Real ignores both. Once `stop` is requested, work in progress ends at once
 // (its WorkTimes end at the stop) and later work takes no time.
+// `lag`: where modelled work counts the time this machine fell behind the model (may be null).
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
-                                         std::shared_ptr<ModeledMemoryBus> bus = nullptr, std::stop_token stop = {});
+                                         std::shared_ptr<ModeledMemoryBus> bus = nullptr, std::stop_token stop = {},
+                                         std::shared_ptr<ModelLag> lag = nullptr);
 
 // The byte pattern of a sample, before its CPU work: what a GPU-side checksum can check against.
 void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index);

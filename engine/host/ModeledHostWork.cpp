@@ -20,7 +20,8 @@ constexpr TimeNs kLateness = 1'000'000;  // how late a thread may be and still s
 // The profiled machine's cores: more busy threads than cores queue for one, as they would there.
 class ModeledCores {
 public:
-    ModeledCores(int cores, std::stop_token stop) : free_(cores), stop_(std::move(stop)) {}
+    ModeledCores(int cores, std::stop_token stop, std::shared_ptr<ModelLag> lag)
+        : free_(cores), stop_(std::move(stop)), lag_(std::move(lag)) {}
     WorkTimes run_for(TimeNs duration, TimeNs ready) {
         {
             std::unique_lock lock(mutex_);
@@ -31,7 +32,9 @@ public:
             }
             --free_;
         }
-        const TimeNs start = std::max(ready, now_ns() - kLateness);
+        const TimeNs earliest = now_ns() - kLateness;
+        const TimeNs start = std::max(ready, earliest);
+        if (lag_) lag_->add(duration, earliest - ready);  // came later than the slack allows
         const bool done = sleep_until_ns(start + duration, stop_);
         {
             std::lock_guard lock(mutex_);
@@ -46,14 +49,16 @@ private:
     std::condition_variable_any freed_;
     int free_;
     std::stop_token stop_;
+    std::shared_ptr<ModelLag> lag_;
 };
 
 TimeNs seconds_to_ns(double s) { return duration_ns(s * 1e9); }
 
 class ModeledHostWork final : public HostWork {
 public:
-    ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop)
-        : cores_(profile.host_cores, std::move(stop)),
+    ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop,
+                    std::shared_ptr<ModelLag> lag)
+        : cores_(profile.host_cores, std::move(stop), std::move(lag)),
           fill_bytes_per_s_((profile.fill_gb_per_s > 0 ? profile.fill_gb_per_s : profile.memcpy_gb_per_s) * 1e9),
           pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9),
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
@@ -104,10 +109,11 @@ private:
 }  // namespace
 
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
-                                         std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop) {
+                                         std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop,
+                                         std::shared_ptr<ModelLag> lag) {
     if (mode == HostMode::Real) return make_real_host_work(std::move(stop));
     if (!bus) bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
-    return std::make_unique<ModeledHostWork>(profile, std::move(bus), std::move(stop));
+    return std::make_unique<ModeledHostWork>(profile, std::move(bus), std::move(stop), std::move(lag));
 }
 
 }  // namespace pinscope

@@ -23,6 +23,8 @@ struct NumaSummary {
     std::vector<NodeUsage> pinned_peak;  // each node's most pinned bytes in use at once
 };
 
+inline constexpr double kModelLagNoted = 0.02;
+
 struct RunSummary {
     LoaderConfig config;           // the configuration in force at the end
     DeviceInfo device;
@@ -31,6 +33,10 @@ struct RunSummary {
     PoolStats pinned;              // pinned_peak_bytes = pinned.reserved_bytes.peak
     std::uint64_t memlock_limit_bytes = 0;  // RLIMIT_MEMLOCK; UINT64_MAX when unlimited
     std::uint64_t dropped_spans = 0;        // spans overwritten before they were read
+    // With the host modelled: the share of modelled time by which this machine's threads fell
+    // behind the model (0 when it kept up); above kModelLagNoted the figures are lower than the
+    // profile predicts.
+    double model_lag = 0;
     std::uint32_t reconfigurations = 0;
     std::vector<std::string> warnings;
     std::string error;             // empty unless the run failed

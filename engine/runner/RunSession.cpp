@@ -54,6 +54,7 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
     trace_->set_all_spans(options.trace_all_spans);
     device_.device->set_copy_timing(options.trace_all_spans);
     device_.device->set_stop(stop_.get_token());
+    device_.device->set_model_lag(model_lag_);
     if (options_.recorder) options_.recorder->begin(origin_);
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
@@ -186,7 +187,8 @@ void RunSession::run_segments() {
     while (true) {
         apply_numa_plan(config);
         device_.device->prepare(config.batch_bytes());
-        auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus, stop_.get_token());
+        auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus, stop_.get_token(),
+                                   model_lag_);
         {
             LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_, &numa_);
             next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_, stop_);
@@ -207,6 +209,7 @@ void RunSession::run_segments() {
             OpenedDevice opened = open_run_device(*next, options_);
             opened.device->set_copy_timing(options_.trace_all_spans);
             opened.device->set_stop(stop_.get_token());
+            opened.device->set_model_lag(model_lag_);
             std::lock_guard lock(pool_mutex_);
             pool_.reset();  // frees the old device's blocks while it is still open
             plan_.reset();  // a new device holds no blocks: everything is placed afresh
@@ -313,6 +316,7 @@ RunSummary RunSession::summary() const {
     std::lock_guard lock(state_mutex_);
     s.metrics = metrics_.whole_run(engine_done_ ? end_time_ : now_ns());
     s.dropped_spans = reader_.dropped_spans();
+    s.model_lag = model_lag_->share();
     s.warnings = warnings_;
     s.error = error_;
     return s;

@@ -10,6 +10,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "clock/ModelLag.h"
 #include "device/DeviceFactory.h"
 #include "metrics/MetricsTracker.h"
 #include "numa/NumaTracker.h"
@@ -88,6 +89,7 @@ private:
     mutable TraceDelta delta_;
     mutable MetricsTracker metrics_;
     std::vector<std::string> warnings_;
+    const std::shared_ptr<ModelLag> model_lag_ = std::make_shared<ModelLag>();
     std::string error_;
     std::deque<std::pair<TimeNs, std::uint64_t>> h2d_history_;
 

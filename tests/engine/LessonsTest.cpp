@@ -3,6 +3,10 @@
 // in docs/benchmarks.md and design.md say how large the effects are.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+
 #include "runner/Runner.h"
 
 namespace pinscope {
@@ -21,15 +25,34 @@ LoaderConfig imagenet_batches(std::uint32_t workers, bool pin_memory, double cpu
 }
 
 // Throughput over the last 1.5 s of the run, once the pinned pool has warmed up (its first
-// allocations cost ~18 ms each, as cudaHostAlloc does on the profiled machine).
-double steady_batches_per_s(const LoaderConfig& config) {
+// allocations cost ~18 ms each, as cudaHostAlloc does on the profiled machine), and how far this
+// machine fell behind the model while it ran.
+struct Steady {
+    double batches_per_s = 0;
+    double model_lag = 0;
+};
+
+Steady steady_batches_per_s(const LoaderConfig& config) {
     RunnerOptions options;
     options.window_s = 1.5;
     Runner runner(options);
     runner.start(config);
     runner.wait();
-    EXPECT_TRUE(runner.summary().error.empty()) << runner.summary().error;
-    return runner.window_metrics().batches_per_s;
+    const RunSummary summary = runner.summary();
+    EXPECT_TRUE(summary.error.empty()) << summary.error;
+    return {runner.window_metrics().batches_per_s, summary.model_lag};
+}
+
+// The lessons are the model's: on a machine that cannot keep up with it (a sanitizer build, a
+// loaded machine) the figures say more about this machine than about the model, so the test says
+// that instead of comparing them.
+std::string lag_reason(std::initializer_list<Steady> runs) {
+    double worst = 0;
+    for (const Steady& run : runs) worst = std::max(worst, run.model_lag);
+    if (worst <= kModelLagNoted) return {};
+    return "this machine fell behind the modelled host by " + std::to_string(static_cast<int>(worst * 100)) +
+           " % of modelled time (more than " + std::to_string(static_cast<int>(kModelLagNoted * 100)) +
+           " %), so the run shows this machine's speed rather than the model's lesson";
 }
 
 TEST(Lessons, TransferBoundPinningBeatsPageableAndPinningInWorkersBeatsBoth) {
@@ -40,9 +63,13 @@ TEST(Lessons, TransferBoundPinningBeatsPageableAndPinningInWorkersBeatsBoth) {
     LoaderConfig pinned = imagenet_batches(4, true, 0, 2000);
     LoaderConfig in_worker = pinned;
     in_worker.pin_mode = PinMode::Worker;
-    const double pageable_rate = steady_batches_per_s(pageable);
-    const double pinned_rate = steady_batches_per_s(pinned);
-    const double worker_rate = steady_batches_per_s(in_worker);
+    const Steady pageable_run = steady_batches_per_s(pageable);
+    const Steady pinned_run = steady_batches_per_s(pinned);
+    const Steady worker_run = steady_batches_per_s(in_worker);
+    if (const std::string why = lag_reason({pageable_run, pinned_run, worker_run}); !why.empty()) GTEST_SKIP() << why;
+    const double pageable_rate = pageable_run.batches_per_s;
+    const double pinned_rate = pinned_run.batches_per_s;
+    const double worker_rate = worker_run.batches_per_s;
     RecordProperty("pageable", std::to_string(pageable_rate));
     RecordProperty("pinned", std::to_string(pinned_rate));
     RecordProperty("pin_in_worker", std::to_string(worker_rate));
@@ -53,8 +80,11 @@ TEST(Lessons, TransferBoundPinningBeatsPageableAndPinningInWorkersBeatsBoth) {
 
 TEST(Lessons, WorkersBeatNoWorkersWhenLoaderBound) {
     // 300 us of CPU work per sample: 19 ms of loading per batch against a 10 ms kernel.
-    const double without = steady_batches_per_s(imagenet_batches(0, true, 300, 10000));
-    const double with = steady_batches_per_s(imagenet_batches(4, true, 300, 10000));
+    const Steady without_run = steady_batches_per_s(imagenet_batches(0, true, 300, 10000));
+    const Steady with_run = steady_batches_per_s(imagenet_batches(4, true, 300, 10000));
+    if (const std::string why = lag_reason({without_run, with_run}); !why.empty()) GTEST_SKIP() << why;
+    const double without = without_run.batches_per_s;
+    const double with = with_run.batches_per_s;
     RecordProperty("workers_0", std::to_string(without));
     RecordProperty("workers_4", std::to_string(with));
     EXPECT_GT(with, 1.8 * without) << with << " vs " << without;
@@ -62,8 +92,11 @@ TEST(Lessons, WorkersBeatNoWorkersWhenLoaderBound) {
 
 TEST(Lessons, PinMemoryHardlyMattersWhenComputeBound) {
     // A 40 ms kernel dwarfs a 2 ms pageable copy: pinning changes throughput by a few percent.
-    const double pageable = steady_batches_per_s(imagenet_batches(4, false, 50, 40000));
-    const double pinned = steady_batches_per_s(imagenet_batches(4, true, 50, 40000));
+    const Steady pageable_run = steady_batches_per_s(imagenet_batches(4, false, 50, 40000));
+    const Steady pinned_run = steady_batches_per_s(imagenet_batches(4, true, 50, 40000));
+    if (const std::string why = lag_reason({pageable_run, pinned_run}); !why.empty()) GTEST_SKIP() << why;
+    const double pageable = pageable_run.batches_per_s;
+    const double pinned = pinned_run.batches_per_s;
     RecordProperty("pageable", std::to_string(pageable));
     RecordProperty("pinned", std::to_string(pinned));
     EXPECT_NEAR(pinned / pageable, 1.0, 0.1) << pinned << " vs " << pageable;

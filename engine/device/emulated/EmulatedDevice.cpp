@@ -28,7 +28,11 @@ DeviceInfo EmulatedDevice::info() const { return emulated_device_info(profile_);
 void EmulatedDevice::prepare(std::size_t) {}
 
 void EmulatedDevice::hold_for_modeled_cost(TimeNs start, double cost_us) const {
-    if (host_ == HostMode::Modeled) sleep_until_ns(start + us_to_ns(cost_us), stop_);
+    if (host_ != HostMode::Modeled) return;
+    const TimeNs cost = us_to_ns(cost_us);
+    // The real call (mapping and locking pages) took longer than the model gives it.
+    if (lag_) lag_->add(cost, now_ns() - (start + cost));
+    sleep_until_ns(start + cost, stop_);
 }
 
 void EmulatedDevice::set_stop(std::stop_token stop) {

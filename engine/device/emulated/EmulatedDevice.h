@@ -50,6 +50,7 @@ public:
     void collect_completed(std::vector<CompletedOp>& out) override;
     void synchronize() override;
     void set_stop(std::stop_token stop) override;
+    void set_model_lag(std::shared_ptr<ModelLag> lag) override { lag_ = std::move(lag); }
 
     const HardwareProfile& profile() const { return profile_; }
 
@@ -67,6 +68,7 @@ private:
     HardwareProfile profile_;
     HostMode host_;
     std::shared_ptr<ModeledMemoryBus> bus_;
+    std::shared_ptr<ModelLag> lag_;
     PinnedPlacement placement_;
     PagePopulator populator_;
     mutable std::mutex mutex_;
