@@ -31,6 +31,6 @@ endif()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${PINSCOPE} --screenshot ${OUT}/x.png --view plots
   RESULT_VARIABLE status ERROR_VARIABLE err TIMEOUT 60)
-if(NOT status EQUAL 2 OR NOT err MATCHES "--view: plots is not a tab")
+if(NOT status EQUAL 2 OR NOT err MATCHES "--view: plots is not allowed; expected live or numa")
   message(FATAL_ERROR "--view plots: expected exit 2 and a reason, got ${status}: ${err}")
 endif()
