@@ -324,6 +324,7 @@ bool hwloc_survives(const std::string& text) {
         const rlimit no_core{0, 0};
         ::setrlimit(RLIMIT_CORE, &no_core);
         if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDERR_FILENO);
+        ::alarm(30);  // a file hwloc cannot finish reading is refused too, never a hang
         try {
             (void)load_with("", true, configure_buffer, &text);
         } catch (...) {  // refused by hwloc or by us: not a crash
