@@ -8,6 +8,7 @@
 #include "ExportTestData.h"
 #include "export/RunExports.h"
 #include "export/SpansCsv.h"
+#include "export/TimeOrderBuffer.h"
 
 namespace pinscope {
 namespace {
@@ -111,6 +112,31 @@ TEST(StreamedExports, SpansComeOutInStartOrderThoughTheyArriveByTheirEnd) {
     ASSERT_EQ(rows.size(), run.record.spans.size() + 1);
     for (std::size_t i = 2; i < rows.size(); ++i)
         ASSERT_LE(std::stod(rows[i - 1][4]), std::stod(rows[i][4])) << "row " << i;
+}
+
+TEST(StreamedExports, ReorderBufferStaysBoundedHoweverLongTheHold) {
+    struct StartOf {
+        TimeNs operator()(const Span& span) const { return span.start; }
+    };
+    struct Less {
+        bool operator()(const Span& a, const Span& b) const { return a.start < b.start; }
+    };
+    TimeOrderBuffer<Span, Less, StartOf> buffer;
+    buffer.widen_hold(3600 * 1000 * kMs);  // a span of an hour: everything would wait
+    std::size_t released = 0;
+    TimeNs last = 0;
+    std::vector<Span> chunk(1000);
+    for (int i = 0; i < 1000; ++i) {
+        for (std::size_t k = 0; k < chunk.size(); ++k) chunk[k].start = chunk[k].end = (i * 1000 + static_cast<TimeNs>(k)) * 1000;
+        buffer.add(chunk);
+        buffer.release_ready([&](const Span& span) {
+            EXPECT_GE(span.start, last);
+            last = span.start;
+            ++released;
+        });
+        ASSERT_LE(buffer.held(), decltype(buffer)::kMaxHeld);
+    }
+    EXPECT_EQ(released + buffer.held(), 1'000'000u);
 }
 
 }  // namespace
