@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "clock/SteadyClock.h"
+#include "engine/RecordedRun.h"
 #include "gpu/CudaTestDevice.h"
 #include "runner/Runner.h"
 
@@ -70,9 +71,8 @@ TEST(CudaRunStop, StopEndsARunWithATenSecondKernelPromptlyAndFreesEverything) {
     config.batches.reset();
     config.seconds = 600;
     {
-        RunnerOptions options;
-        options.keep_record = true;
-        Runner runner(options);
+        std::shared_ptr<test::MemoryRecorder> recorder;
+        Runner runner(test::recording_into(recorder));
         runner.start(config);
         // Until the first copy has landed: the first kernel is running.
         const TimeNs until = now_ns() + 20'000'000'000;
@@ -81,7 +81,7 @@ TEST(CudaRunStop, StopEndsARunWithATenSecondKernelPromptlyAndFreesEverything) {
         const TimeNs asked = now_ns();
         runner.stop();
         EXPECT_LT(now_ns() - asked, kPrompt);
-        const RunRecord record = runner.record();
+        const RunRecord record = recorder->taken(runner);
         EXPECT_EQ(record.summary.error, "");
         EXPECT_EQ(record.summary.pinned.reserved_bytes.current, 0);
         for (const Span& span : record.spans)
