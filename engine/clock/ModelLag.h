@@ -10,20 +10,17 @@ namespace pinscope {
 
 class ModelLag {
 public:
-    // One modelled wait of `modelled` ns that this machine began `late` ns after the model allowed.
-    void add(TimeNs modelled, TimeNs late) {
-        if (modelled > 0) modelled_.fetch_add(modelled, std::memory_order_relaxed);
+    // A modelled wait that this machine began `late` ns after the model allowed (ignored if <= 0).
+    void add(TimeNs late) {
         if (late > 0) late_.fetch_add(late, std::memory_order_relaxed);
     }
-    // The late time's share of modelled and late time together: 0 when this machine kept up.
-    double share() const {
-        const double late = static_cast<double>(late_.load(std::memory_order_relaxed));
-        const double total = late + static_cast<double>(modelled_.load(std::memory_order_relaxed));
-        return total > 0 ? late / total : 0.0;
+    // The late time of all threads together, over `wall` ns of the run: at most the share of the
+    // run's throughput that this machine's slowness cost (less where threads ran late side by side).
+    double share_of(TimeNs wall) const {
+        return wall > 0 ? static_cast<double>(late_.load(std::memory_order_relaxed)) / static_cast<double>(wall) : 0.0;
     }
 
 private:
-    std::atomic<TimeNs> modelled_{0};
     std::atomic<TimeNs> late_{0};
 };
 

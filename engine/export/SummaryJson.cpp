@@ -184,8 +184,8 @@ void write_notes(std::ostream& out, const RunSummary& summary, std::size_t max_w
     }
     if (summary.dropped_spans > 0) row(out, "dropped spans", std::to_string(summary.dropped_spans));
     if (summary.model_lag > kModelLagNoted)
-        row(out, "model lag", percent(summary.model_lag) + " of modelled time: this machine could not keep up, so "
-                              "the figures are lower than the profile predicts");
+        row(out, "model lag", percent(summary.model_lag) + " of the run: this machine could not keep up with the model, "
+                              "so the figures are lower than the profile predicts");
     const std::size_t shown = std::min(summary.warnings.size(), max_warnings);
     for (std::size_t i = 0; i < shown; ++i) out << "warning: " << one_line(summary.warnings[i]) << '\n';
     if (summary.warnings.size() > shown)

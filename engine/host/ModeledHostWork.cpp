@@ -34,7 +34,7 @@ public:
         }
         const TimeNs earliest = now_ns() - kLateness;
         const TimeNs start = std::max(ready, earliest);
-        if (lag_) lag_->add(duration, earliest - ready);  // came later than the slack allows
+        if (lag_) lag_->add(earliest - ready);  // came later than the slack allows
         const bool done = sleep_until_ns(start + duration, stop_);
         {
             std::lock_guard lock(mutex_);

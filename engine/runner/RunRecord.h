@@ -23,7 +23,7 @@ struct NumaSummary {
     std::vector<NodeUsage> pinned_peak;  // each node's most pinned bytes in use at once
 };
 
-inline constexpr double kModelLagNoted = 0.02;
+inline constexpr double kModelLagNoted = 0.05;
 
 struct RunSummary {
     LoaderConfig config;           // the configuration in force at the end
@@ -33,9 +33,9 @@ struct RunSummary {
     PoolStats pinned;              // pinned_peak_bytes = pinned.reserved_bytes.peak
     std::uint64_t memlock_limit_bytes = 0;  // RLIMIT_MEMLOCK; UINT64_MAX when unlimited
     std::uint64_t dropped_spans = 0;        // spans overwritten before they were read
-    // With the host modelled: the share of modelled time by which this machine's threads fell
-    // behind the model (0 when it kept up); above kModelLagNoted the figures are lower than the
-    // profile predicts.
+    // With the host modelled: how late this machine's threads came to modelled work, all together,
+    // as a share of the run's wall time (0 when it kept up); above kModelLagNoted the figures are
+    // lower than the profile predicts.
     double model_lag = 0;
     std::uint32_t reconfigurations = 0;
     std::vector<std::string> warnings;

@@ -316,7 +316,7 @@ RunSummary RunSession::summary() const {
     std::lock_guard lock(state_mutex_);
     s.metrics = metrics_.whole_run(engine_done_ ? end_time_ : now_ns());
     s.dropped_spans = reader_.dropped_spans();
-    s.model_lag = model_lag_->share();
+    s.model_lag = model_lag_->share_of(static_cast<TimeNs>(s.metrics.wall_s * 1e9));
     s.warnings = warnings_;
     s.error = error_;
     return s;

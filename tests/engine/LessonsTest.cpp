@@ -51,7 +51,7 @@ std::string lag_reason(std::initializer_list<Steady> runs) {
     for (const Steady& run : runs) worst = std::max(worst, run.model_lag);
     if (worst <= kModelLagNoted) return {};
     return "this machine fell behind the modelled host by " + std::to_string(static_cast<int>(worst * 100)) +
-           " % of modelled time (more than " + std::to_string(static_cast<int>(kModelLagNoted * 100)) +
+           " % of the run (more than " + std::to_string(static_cast<int>(kModelLagNoted * 100)) +
            " %), so the run shows this machine's speed rather than the model's lesson";
 }
 

@@ -31,7 +31,7 @@ void EmulatedDevice::hold_for_modeled_cost(TimeNs start, double cost_us) const {
     if (host_ != HostMode::Modeled) return;
     const TimeNs cost = us_to_ns(cost_us);
     // The real call (mapping and locking pages) took longer than the model gives it.
-    if (lag_) lag_->add(cost, now_ns() - (start + cost));
+    if (lag_) lag_->add(now_ns() - (start + cost));
     sleep_until_ns(start + cost, stop_);
 }
 
