@@ -16,6 +16,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace pinscope {
@@ -63,6 +64,18 @@ struct FileCloser {
 };
 using ScratchFile = std::unique_ptr<std::FILE, FileCloser>;
 ScratchFile open_scratch_file(const std::string& directory);
+// A value into a scratch file as its bytes, and back in the same order; false on a failed write
+// or read (the end of the file included).
+template <typename T>
+bool scratch_put(std::FILE* file, const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return std::fwrite(&value, sizeof value, 1, file) == 1;
+}
+template <typename T>
+bool scratch_get(std::FILE* file, T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return std::fread(&value, sizeof value, 1, file) == 1;
+}
 
 // Removes the temporaries of pinscope processes that are gone from `directory`; best effort.
 void remove_stale_temporaries(const std::string& directory);

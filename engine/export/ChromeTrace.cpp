@@ -111,27 +111,17 @@ void ChromeTraceWriter::add(const std::vector<Span>& spans, const std::vector<Co
 // text after its length), so that the observer only copies them; JSON is made once, at the end.
 enum class Tag : std::uint8_t { Span, Counter, Marker };
 
-template <typename T>
-bool put(std::FILE* file, const T& value) {
-    return std::fwrite(&value, sizeof value, 1, file) == 1;
-}
-
-template <typename T>
-bool get(std::FILE* file, T& value) {
-    return std::fread(&value, sizeof value, 1, file) == 1;
-}
-
 void ChromeTraceWriter::write_timed(const Item& item) {
     std::FILE* file = scratch_.get();
     bool ok = true;
     if (const Span* span = std::get_if<Span>(&item)) {
-        ok = put(file, Tag::Span) && put(file, *span);
+        ok = scratch_put(file, Tag::Span) && scratch_put(file, *span);
     } else if (const CounterSample* sample = std::get_if<CounterSample>(&item)) {
-        ok = put(file, Tag::Counter) && put(file, *sample);
+        ok = scratch_put(file, Tag::Counter) && scratch_put(file, *sample);
     } else {
         const Marker& marker = std::get<Marker>(item);
         const auto length = static_cast<std::uint32_t>(marker.text.size());
-        ok = put(file, Tag::Marker) && put(file, marker.time) && put(file, length) &&
+        ok = scratch_put(file, Tag::Marker) && scratch_put(file, marker.time) && scratch_put(file, length) &&
              std::fwrite(marker.text.data(), 1, length, file) == length;
     }
     failed_ = failed_ || !ok;
@@ -142,24 +132,24 @@ namespace {
 // The next record of the scratch file; false at its end.
 bool read_timed(std::FILE* file, ChromeTraceWriter::Item& item) {
     Tag tag{};
-    if (!get(file, tag)) return false;
+    if (!scratch_get(file, tag)) return false;
     switch (tag) {
         case Tag::Span: {
             Span span;
-            if (!get(file, span)) return false;
+            if (!scratch_get(file, span)) return false;
             item = span;
             return true;
         }
         case Tag::Counter: {
             CounterSample sample;
-            if (!get(file, sample)) return false;
+            if (!scratch_get(file, sample)) return false;
             item = sample;
             return true;
         }
         case Tag::Marker: {
             Marker marker;
             std::uint32_t length = 0;
-            if (!get(file, marker.time) || !get(file, length)) return false;
+            if (!scratch_get(file, marker.time) || !scratch_get(file, length)) return false;
             marker.text.resize(length);
             if (std::fread(marker.text.data(), 1, length, file) != length) return false;
             item = std::move(marker);

@@ -11,23 +11,13 @@ namespace pinscope {
 namespace {
 
 // A sample in the scratch file: time, node count, (node, bytes) pairs, the two cross-node totals.
-template <typename T>
-bool put(std::FILE* file, const T& value) {
-    return std::fwrite(&value, sizeof value, 1, file) == 1;
-}
-
-template <typename T>
-bool get(std::FILE* file, T& value) {
-    return std::fread(&value, sizeof value, 1, file) == 1;
-}
-
 bool read_sample(std::FILE* file, NumaSample& sample) {
     std::uint32_t count = 0;
-    if (!get(file, sample.time) || !get(file, count)) return false;
+    if (!scratch_get(file, sample.time) || !scratch_get(file, count)) return false;
     sample.pinned.resize(count);
     for (NodeUsage& node : sample.pinned)
-        if (!get(file, node.node) || !get(file, node.pinned_bytes)) return false;
-    return get(file, sample.cross_node_h2d_bytes) && get(file, sample.cross_node_host_copy_bytes);
+        if (!scratch_get(file, node.node) || !scratch_get(file, node.pinned_bytes)) return false;
+    return scratch_get(file, sample.cross_node_h2d_bytes) && scratch_get(file, sample.cross_node_host_copy_bytes);
 }
 
 }  // namespace
@@ -38,9 +28,9 @@ NumaCsvWriter::NumaCsvWriter(std::ostream& out, TimeNs origin, const std::string
 void NumaCsvWriter::add(const NumaSample& sample) {
     for (const NodeUsage& node : sample.pinned) nodes_.insert(node.node);
     std::FILE* file = scratch_.get();
-    bool ok = put(file, sample.time) && put(file, static_cast<std::uint32_t>(sample.pinned.size()));
-    for (const NodeUsage& node : sample.pinned) ok = ok && put(file, node.node) && put(file, node.pinned_bytes);
-    ok = ok && put(file, sample.cross_node_h2d_bytes) && put(file, sample.cross_node_host_copy_bytes);
+    bool ok = scratch_put(file, sample.time) && scratch_put(file, static_cast<std::uint32_t>(sample.pinned.size()));
+    for (const NodeUsage& node : sample.pinned) ok = ok && scratch_put(file, node.node) && scratch_put(file, node.pinned_bytes);
+    ok = ok && scratch_put(file, sample.cross_node_h2d_bytes) && scratch_put(file, sample.cross_node_host_copy_bytes);
     failed_ = failed_ || !ok;
 }
 

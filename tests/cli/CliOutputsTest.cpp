@@ -1,7 +1,5 @@
 // Where pinscope-cli run writes: standard output, devices, links, and what a killed run leaves.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,24 +66,6 @@ TEST(CliOutputs, SweepCsvToADashGoesToStandardOutput) {
         run_cli({"sweep", "--batches", "10", "--batch-size", "4", "--sample-shape", "3x16x16", "--workers", "0,1", "--csv", "-"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("\nworkers,prefetch_factor,pin_memory,"), std::string::npos) << result.out;
-}
-
-// Starts pinscope-cli with `args`, its output thrown away; returns its pid.
-pid_t start_cli(const std::vector<std::string>& args) {
-    std::vector<char*> argv;
-    std::string program = PINSCOPE_CLI_PATH;
-    argv.push_back(program.data());
-    std::vector<std::string> copies = args;
-    for (std::string& arg : copies) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int started = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    return started == 0 ? pid : -1;
 }
 
 TEST(CliOutputs, TemporariesOfAKilledRunAreRemovedByTheNextRun) {

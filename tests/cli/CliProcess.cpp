@@ -1,5 +1,6 @@
 #include "CliProcess.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -43,7 +44,9 @@ struct Pipe {
     Pipe& operator=(const Pipe&) = delete;
 };
 
-pid_t spawn(const std::vector<std::string>& args, const Pipe& out, const Pipe& err) {
+// Starts PINSCOPE_CLI_PATH with `args`, its standard output and error on `out` and `err`; the
+// descriptors in `close` are closed in the child.
+pid_t spawn(const std::vector<std::string>& args, int out, int err, const std::vector<int>& close) {
     std::vector<char*> argv;
     std::string program = PINSCOPE_CLI_PATH;
     argv.push_back(program.data());
@@ -53,10 +56,9 @@ pid_t spawn(const std::vector<std::string>& args, const Pipe& out, const Pipe& e
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
-    posix_spawn_file_actions_addclose(&actions, out.read);
-    posix_spawn_file_actions_addclose(&actions, err.read);
+    posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
+    for (const int fd : close) posix_spawn_file_actions_addclose(&actions, fd);
     pid_t pid = 0;
     const int result = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -89,10 +91,18 @@ int milliseconds_until(Clock::time_point when) {
 
 }  // namespace
 
+pid_t start_cli(const std::vector<std::string>& args) {
+    const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null < 0) fail("open /dev/null");
+    const pid_t pid = spawn(args, null, null, {});
+    ::close(null);
+    return pid;
+}
+
 CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& options) {
     Pipe out;
     Pipe err;
-    const pid_t pid = spawn(args, out, err);
+    const pid_t pid = spawn(args, out.write, err.write, {out.read, err.read});
     ::close(out.write);
     ::close(err.write);
     out.write = err.write = -1;

@@ -1,5 +1,7 @@
 #pragma once
 // Runs the built pinscope-cli as a child process and captures what it says and how it exits.
+#include <sys/types.h>
+
 #include <csignal>
 #include <chrono>
 #include <optional>
@@ -26,6 +28,9 @@ struct CliRunOptions {
 
 // Runs PINSCOPE_CLI_PATH with `args`.
 CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& options = {});
+// Starts PINSCOPE_CLI_PATH with `args`, its output thrown away, and returns its pid (throws if it
+// cannot); the caller waits for it.
+pid_t start_cli(const std::vector<std::string>& args);
 
 // A fresh directory under the system's temporary folder, removed with everything in it.
 class TempDir {
