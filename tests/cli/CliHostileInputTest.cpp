@@ -19,10 +19,11 @@ const std::string kTopologies = PINSCOPE_TOPOLOGIES_DIR;
 // Fast if it ever got past the checks.
 const std::vector<std::string> kShortRun{"--batches", "3", "--batch-size", "4", "--sample-shape", "3x32x32"};
 
-std::vector<std::string> run_args(std::vector<std::string> args) {
-    args.insert(args.begin(), "run");
-    args.insert(args.end(), kShortRun.begin(), kShortRun.end());
-    return args;
+std::vector<std::string> run_args(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"run"};
+    all.insert(all.end(), args.begin(), args.end());
+    all.insert(all.end(), kShortRun.begin(), kShortRun.end());
+    return all;
 }
 
 // Bad input, told in one short printable line that contains `named`.
