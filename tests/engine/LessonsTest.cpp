@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "export/ExportFormat.h"
 #include "runner/Runner.h"
 
 namespace pinscope {
@@ -50,9 +51,8 @@ std::string lag_reason(std::initializer_list<Steady> runs) {
     double worst = 0;
     for (const Steady& run : runs) worst = std::max(worst, run.model_lag);
     if (worst <= kModelLagNoted) return {};
-    return "this machine fell behind the modelled host by " + std::to_string(static_cast<int>(worst * 100)) +
-           " % of the run (more than " + std::to_string(static_cast<int>(kModelLagNoted * 100)) +
-           " %), so the run shows this machine's speed rather than the model's lesson";
+    return "this machine fell behind the modelled host by " + format_fixed(worst * 100, 1) + " % of the run (more than " +
+           format_fixed(kModelLagNoted * 100, 0) + " %), so the run shows this machine's speed rather than the model's lesson";
 }
 
 TEST(Lessons, TransferBoundPinningBeatsPageableAndPinningInWorkersBeatsBoth) {
