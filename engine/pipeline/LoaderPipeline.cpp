@@ -68,8 +68,15 @@ void LoaderPipeline::interrupt() {
     ready_.close();
 }
 
+// Also runs in the destructor: a device that fails while the pool looks at other blocks' copies
+// is the run's failure, not an exception out of the teardown (the block is handed back first, so
+// release_all still frees it).
 void LoaderPipeline::discard(Batch& batch) {
-    if (batch.pinned) pool_.release(*batch.pinned, 0);
+    try {
+        if (batch.pinned) pool_.release(*batch.pinned, 0);
+    } catch (...) {
+        fail(std::current_exception());
+    }
     batch.pinned.reset();
 }
 
