@@ -52,9 +52,7 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       metrics_(origin_, options.window_s) {
     metrics_.set_batch_size(config.batch_size);
     trace_->set_all_spans(options.trace_all_spans);
-    device_.device->set_copy_timing(options.trace_all_spans);
-    device_.device->set_stop(stop_.get_token());
-    device_.device->set_model_lag(model_lag_);
+    join_run(*device_.device);
     if (options_.recorder) options_.recorder->begin(origin_);
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
@@ -64,6 +62,13 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
 }
 
 RunSession::~RunSession() { stop(); }
+
+// What every device of the run shares: whether copies are timed, the stop, the model lag.
+void RunSession::join_run(Device& device) {
+    device.set_copy_timing(options_.trace_all_spans);
+    device.set_stop(stop_.get_token());
+    device.set_model_lag(model_lag_);
+}
 
 std::uint64_t RunSession::budget_of(const LoaderConfig& config) const {
     return config.pinned_budget_bytes.value_or(default_pinned_budget());
@@ -207,9 +212,7 @@ void RunSession::run_segments() {
         if (next->device != config.device) {
             // Opened first: if it fails, the run ends on the old device and pool, which free everything.
             OpenedDevice opened = open_run_device(*next, options_);
-            opened.device->set_copy_timing(options_.trace_all_spans);
-            opened.device->set_stop(stop_.get_token());
-            opened.device->set_model_lag(model_lag_);
+            join_run(*opened.device);
             std::lock_guard lock(pool_mutex_);
             pool_.reset();  // frees the old device's blocks while it is still open
             plan_.reset();  // a new device holds no blocks: everything is placed afresh

@@ -55,6 +55,7 @@ private:
     std::uint64_t budget_of(const LoaderConfig& config) const;
     void apply_numa_plan(const LoaderConfig& config);
     void make_pool(const LoaderConfig& config);
+    void join_run(Device& device);
 
     RunnerOptions options_;
     std::atomic<bool>& running_;
