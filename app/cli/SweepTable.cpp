@@ -35,7 +35,8 @@ std::vector<std::string> cells(const SweepRow& row) {
             fixed(m.h2d_gb_per_s, 2),
             percent(m.gpu_busy),
             percent(m.copy_hidden),
-            percent(m.data_wait),
+            percent(m.gpu_starved),
+            percent(m.consumer_wait),
             fixed(static_cast<double>(row.summary.pinned.reserved_bytes.peak) / kMiB, 1)};
 }
 
@@ -46,7 +47,8 @@ std::string format_batches_per_s(double value) { return fixed(value, 1); }
 std::string format_sweep_table(const std::vector<SweepRow>& rows) {
     std::vector<std::vector<std::string>> table{{"workers", "prefetch", "pin_memory", "pin_mode", "bind", "membind",
                                                  "batches/s",
-                                                 "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "data wait %",
+                                                 "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "GPU starved %",
+                                                 "consumer wait %",
                                                  "pinned peak MiB"}};
     for (const SweepRow& row : rows) table.push_back(cells(row));
 

@@ -7,7 +7,7 @@ namespace {
 
 constexpr TimeNs kSecond = 1'000'000'000;
 
-bool is_data_wait(const Span& span) {
+bool is_consumer_wait(const Span& span) {
     if (span.lane.kind != LaneKind::Consumer) return false;
     // Without workers the consumer builds each batch itself: that is its wait for data.
     switch (span.stage) {
@@ -36,6 +36,9 @@ void MetricsTracker::add(const std::vector<Span>& spans) {
     for (const Span& span : spans) {
         if (span.stage == Stage::Compute) {
             compute_.add(span.start, span.end);
+            first_compute_start_ = computed_ ? std::min(first_compute_start_, span.start) : span.start;
+            last_compute_end_ = computed_ ? std::max(last_compute_end_, span.end) : span.end;
+            computed_ = true;
             computes_.push_back({span.end, span.bytes, batch_size_});
             ++batches_;
             samples_ += batch_size_;
@@ -43,7 +46,7 @@ void MetricsTracker::add(const std::vector<Span>& spans) {
             copy_.add(span.start, span.end);
             copies_.push_back({span.end, span.bytes, 0});
             h2d_bytes_ += static_cast<double>(span.bytes);
-        } else if (is_data_wait(span)) {
+        } else if (is_consumer_wait(span)) {
             wait_.add(span.start, span.end);
         } else if (is_host_held(span)) {
             held_.add(span.start, span.end);
@@ -55,21 +58,39 @@ void MetricsTracker::add(const std::vector<Span>& spans) {
 
 MetricsTracker::Totals MetricsTracker::totals_in(TimeNs from, TimeNs to) const {
     if (to <= from) return {};
-    return Totals{compute_.length_in(from, to), copy_.length_in(from, to), copy_.overlap_in(compute_, from, to),
-                  wait_.length_in(from, to), held_.length_in(from, to)};
+    Totals t;
+    t.compute = compute_.length_in(from, to);
+    t.copy = copy_.length_in(from, to);
+    t.hidden = copy_.overlap_in(compute_, from, to);
+    t.wait = wait_.length_in(from, to);
+    t.held = held_.length_in(from, to);
+    const TimeNs lo = std::max(from, first_compute_start_);
+    const TimeNs hi = std::min(to, last_compute_end_);
+    if (computed_ && hi > lo) {
+        t.starved = (hi - lo) - compute_.length_in(lo, hi);
+        t.starved_copy = copy_.length_in(lo, hi) - copy_.overlap_in(compute_, lo, hi);
+    }
+    return t;
+}
+
+void MetricsTracker::Totals::add(const Totals& other) {
+    compute += other.compute;
+    copy += other.copy;
+    hidden += other.hidden;
+    wait += other.wait;
+    held += other.held;
+    starved += other.starved;
+    starved_copy += other.starved_copy;
 }
 
 void MetricsTracker::fold_old(TimeNs now) {
     // Spans reach the tracker a little after they end (device spans once the consumer sees them
-    // complete), so only what lies a retention period back is final.
-    const TimeNs cut = now - retention_;
+    // complete), so only what lies a retention period back is final. Nor is what follows the
+    // latest kernel end: idle time there is starving only if another kernel comes, so it waits.
+    if (!computed_) return;
+    const TimeNs cut = std::min(now - retention_, last_compute_end_);
     if (cut <= folded_until_) return;
-    const Totals t = totals_in(folded_until_, cut);
-    folded_.compute += t.compute;
-    folded_.copy += t.copy;
-    folded_.hidden += t.hidden;
-    folded_.wait += t.wait;
-    folded_.held += t.held;
+    folded_.add(totals_in(folded_until_, cut));
     folded_until_ = cut;
     for (IntervalSet* set : {&compute_, &copy_, &wait_, &held_}) set->drop_before(cut);
     for (auto* events : {&computes_, &copies_})
@@ -93,18 +114,17 @@ Metrics MetricsTracker::over(TimeNs from, TimeNs to, const Totals& t, std::uint6
     }
     m.gpu_busy = fraction(t.compute, wall);
     m.copy_hidden = fraction(t.hidden, t.copy);
-    m.data_wait = fraction(t.wait, wall);
+    m.gpu_starved_copy = fraction(t.starved_copy, wall);
+    m.gpu_starved_host = fraction(t.starved - t.starved_copy, wall);
+    m.gpu_starved = m.gpu_starved_copy + m.gpu_starved_host;
+    m.consumer_wait = fraction(t.wait, wall);
     m.host_held = fraction(t.held, wall);
     return m;
 }
 
 Metrics MetricsTracker::whole_run(TimeNs now) const {
     Totals t = totals_in(folded_until_, now);
-    t.compute += folded_.compute;
-    t.copy += folded_.copy;
-    t.hidden += folded_.hidden;
-    t.wait += folded_.wait;
-    t.held += folded_.held;
+    t.add(folded_);
     return over(origin_, now, t, batches_, samples_, h2d_bytes_);
 }
 

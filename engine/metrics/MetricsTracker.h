@@ -1,6 +1,11 @@
 #pragma once
 // Turns spans into Metrics, for the whole run and for a sliding window, in bounded memory: what
 // lies well behind the window is folded into running totals and forgotten.
+//
+// GPU starved counts the compute stream's idle time from the run's first kernel start to the
+// latest kernel end seen: before the first kernel the GPU has not been given work yet, and after
+// the latest kernel end it is not known yet whether the GPU idles (the spans of a running kernel
+// arrive once it ends) or the run is ending. A gap is counted once the kernel after it is seen.
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -22,6 +27,8 @@ public:
 private:
     struct Totals {
         TimeNs compute = 0, copy = 0, hidden = 0, wait = 0, held = 0;
+        TimeNs starved = 0, starved_copy = 0;  // no kernel running; of that, with a copy in flight
+        void add(const Totals& other);
     };
     struct Event {
         TimeNs end;
@@ -42,6 +49,9 @@ private:
     TimeNs folded_until_;                  // totals_ covers [origin_, folded_until_)
     Totals folded_;
     TimeNs latest_end_ = 0;
+    bool computed_ = false;               // a kernel has been seen
+    TimeNs first_compute_start_ = 0;
+    TimeNs last_compute_end_ = 0;
     std::uint64_t batches_ = 0, samples_ = 0;
     double h2d_bytes_ = 0;
 };

@@ -33,11 +33,12 @@ void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
         out << row.config.num_workers << ',' << (prefetch ? std::to_string(*prefetch) : "") << ','
             << (row.config.pin_memory ? "on" : "off") << ',' << (pin_mode ? to_string(*pin_mode) : "") << ','
             << fixed(m.batches_per_s, 3) << ',' << fixed(m.samples_per_s, 3) << ',' << fixed(m.h2d_gb_per_s, 4) << ','
-            << fixed(m.gpu_busy, 4) << ',' << fixed(m.copy_hidden, 4) << ',' << fixed(m.data_wait, 4) << ','
+            << fixed(m.gpu_busy, 4) << ',' << fixed(m.copy_hidden, 4) << ',' << fixed(m.gpu_starved, 4) << ','
             << row.summary.pinned.reserved_bytes.peak << ',' << m.batches << ',' << fixed(m.wall_s, 4) << ','
             << csv_field(to_string(row.config.bind_workers)) << ',' << csv_field(to_string(row.config.bind_pin_thread))
             << ',' << csv_field(to_string(row.config.bind_consumer)) << ',' << to_string(row.config.membind) << ','
-            << row.summary.numa.usage.cross_node_h2d_bytes << '\n';
+            << row.summary.numa.usage.cross_node_h2d_bytes << ',' << fixed(m.gpu_starved_copy, 4) << ','
+            << fixed(m.gpu_starved_host, 4) << ',' << fixed(m.consumer_wait, 4) << ',' << fixed(m.host_held, 4) << '\n';
     }
 }
 

@@ -11,8 +11,8 @@ namespace {
 
 constexpr const char* kHeader =
     "workers,prefetch_factor,pin_memory,pin_mode,batches_per_s,samples_per_s,h2d_gb_per_s,gpu_busy,copy_hidden,"
-    "data_wait,pinned_peak_bytes,batches,wall_s,bind_workers,bind_pin_thread,bind_consumer,membind,"
-    "cross_node_h2d_bytes";
+    "gpu_starved,pinned_peak_bytes,batches,wall_s,bind_workers,bind_pin_thread,bind_consumer,membind,"
+    "cross_node_h2d_bytes,gpu_starved_copy,gpu_starved_host,consumer_wait,host_held";
 
 std::vector<std::string> sweep(std::vector<std::string> extra) {
     std::vector<std::string> args{"sweep", "--batches", "20", "--batch-size", "4", "--sample-shape", "3x32x32"};
@@ -45,7 +45,8 @@ TEST(CliSweep, FourCombinationsTableAndCsv) {
     ASSERT_GE(table.size(), 5u) << result.out;
     EXPECT_EQ(table[0].rfind("workers", 0), 0u) << table[0];
     for (const char* column :
-         {"batches/s", "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "data wait %", "pinned peak MiB"})
+         {"batches/s", "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "GPU starved %", "consumer wait %",
+          "pinned peak MiB"})
         EXPECT_NE(table[0].find(column), std::string::npos) << column;
     EXPECT_EQ(count(result.out, "<- best"), 1u) << result.out;
     EXPECT_NE(result.out.find("wrote " + csv), std::string::npos) << result.out;

@@ -98,7 +98,10 @@ inline RunSummary sample_summary() {
     summary.metrics.h2d_gb_per_s = 49.4;
     summary.metrics.gpu_busy = 0.8;
     summary.metrics.copy_hidden = 0.5;
-    summary.metrics.data_wait = 0.1;
+    summary.metrics.gpu_starved = 0.12;
+    summary.metrics.gpu_starved_copy = 0.03;
+    summary.metrics.gpu_starved_host = 0.09;
+    summary.metrics.consumer_wait = 0.1;
     summary.metrics.host_held = 0.002;
     summary.pinned.reserved_bytes = {2'097'152, 4'194'304, 4'194'304, 2'097'152};
     summary.pinned.allocated_bytes = {1'048'576, 2'097'152, 3'145'728, 2'097'152};

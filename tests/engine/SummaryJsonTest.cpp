@@ -26,8 +26,8 @@ std::vector<std::string> lines(const std::string& text) {
 
 TEST(SummaryJson, HasEveryRequiredKeyWithItsType) {
     const json j = round_trip(test::sample_summary());
-    for (const char* key : {"batches_per_s", "samples_per_s", "h2d_gb_per_s", "gpu_busy", "copy_hidden", "data_wait",
-                            "host_held", "wall_s"}) {
+    for (const char* key : {"batches_per_s", "samples_per_s", "h2d_gb_per_s", "gpu_busy", "copy_hidden", "gpu_starved",
+                            "gpu_starved_copy", "gpu_starved_host", "consumer_wait", "host_held", "wall_s"}) {
         ASSERT_TRUE(j.contains(key)) << key;
         EXPECT_TRUE(j[key].is_number()) << key;
     }
@@ -57,6 +57,11 @@ TEST(SummaryJson, CarriesTheRunsFigures) {
     EXPECT_EQ(j.at("pinned_peak_bytes"), 4'194'304);         // reserved_bytes.peak
     EXPECT_EQ(j.at("pinned_in_use_peak_bytes"), 2'097'152);  // allocated_bytes.peak
     EXPECT_EQ(j.at("reconfigurations"), 1);
+    EXPECT_DOUBLE_EQ(j.at("gpu_starved").get<double>(), 0.12);
+    EXPECT_DOUBLE_EQ(j.at("gpu_starved_copy").get<double>(), 0.03);
+    EXPECT_DOUBLE_EQ(j.at("gpu_starved_host").get<double>(), 0.09);
+    EXPECT_DOUBLE_EQ(j.at("consumer_wait").get<double>(), 0.1);
+    EXPECT_FALSE(j.contains("data_wait"));  // the consumer's wait is not the GPU's: no ambiguous name
     EXPECT_EQ(j.at("host"), "modeled");
     EXPECT_EQ(j.at("device"), (json{{"kind", "emulated"}, {"name", "NVIDIA H200 (modelled)"},
                                     {"profile", "h200-pcie5"}, {"detail", "PCIe Gen5 x16"}, {"pci_bus_id", ""}}));
@@ -65,9 +70,10 @@ TEST(SummaryJson, CarriesTheRunsFigures) {
 TEST(SummaryJson, FractionsStayBetweenZeroAndOne) {
     RunSummary summary = test::sample_summary();
     summary.metrics.gpu_busy = 1.0000001;  // rounding of measured times
-    summary.metrics.data_wait = -1e-12;
+    summary.metrics.consumer_wait = -1e-12;
     const json j = round_trip(summary);
-    for (const char* key : {"gpu_busy", "copy_hidden", "data_wait", "host_held"}) {
+    for (const char* key :
+         {"gpu_busy", "copy_hidden", "gpu_starved", "gpu_starved_copy", "gpu_starved_host", "consumer_wait", "host_held"}) {
         EXPECT_GE(j.at(key).get<double>(), 0.0) << key;
         EXPECT_LE(j.at(key).get<double>(), 1.0) << key;
     }
@@ -121,7 +127,8 @@ TEST(FormatSummary, ShowsDeviceConfigurationAndFigures) {
     for (const char* expected :
          {"emulated", "h200-pcie5", "host modeled", "batch 8x3x32x32 f32", "workers 4", "prefetch 2",
           "pin_memory on (pool)", "non_blocking on", "batches/s", "0.8", "samples/s", "H2D GB/s", "49.40",
-          "GPU busy", "80.0 %", "copy hidden", "50.0 %", "data wait", "10.0 %", "host held", "0.2 %",
+          "GPU busy", "80.0 %", "copy hidden", "50.0 %", "GPU starved", "12.0 % (copy 3.0 %, host 9.0 %)",
+          "consumer wait", "10.0 %", "host held", "0.2 %",
           "pinned peak", "4.0 MiB", "2.0 MiB", "8.0 GiB", "memlock unlimited", "pinned locked", "yes",
           "cache hits", "allocations"})
         EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
@@ -159,7 +166,7 @@ TEST(FormatSummary, ManyWarningsAndAnErrorStillFitOneScreen) {
     const std::string text = format_summary(summary);
     EXPECT_LT(lines(text).size(), 25u) << text;
     EXPECT_NE(text.find("warning: a warning over two lines"), std::string::npos) << text;
-    EXPECT_NE(text.find("35 more warnings"), std::string::npos) << text;
+    EXPECT_NE(text.find("36 more warnings"), std::string::npos) << text;
     EXPECT_NE(text.find("error: copy failed"), std::string::npos) << text;
     EXPECT_NE(text.find("memlock 64.0 MiB"), std::string::npos) << text;
     EXPECT_NE(text.find("dropped spans"), std::string::npos) << text;

@@ -49,7 +49,25 @@ TEST(SweepCsv, NumaPoliciesComeLastWithCpuListsQuoted) {
     std::ostringstream out;
     write_sweep_csv(out, {row});
     const std::string text = out.str();
-    EXPECT_NE(text.find(",\"0-3,8\",local,none,remote,4096\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",\"0-3,8\",local,none,remote,4096,"), std::string::npos) << text;
+}
+
+TEST(SweepCsv, GpuStarvedKeepsDataWaitsColumnAndItsSplitAndTheConsumersWaitsComeLast) {
+    SweepRow row;
+    row.summary.metrics.gpu_busy = 0.75;
+    row.summary.metrics.copy_hidden = 0.5;
+    row.summary.metrics.gpu_starved = 0.2;
+    row.summary.metrics.gpu_starved_copy = 0.05;
+    row.summary.metrics.gpu_starved_host = 0.15;
+    row.summary.metrics.consumer_wait = 0.9;
+    row.summary.metrics.host_held = 0.01;
+    row.summary.numa.usage.cross_node_h2d_bytes = 7;
+    std::ostringstream out;
+    write_sweep_csv(out, {row});
+    const std::string text = out.str();
+    EXPECT_NE(text.find(",0.7500,0.5000,0.2000,"), std::string::npos) << text;
+    EXPECT_NE(text.find(",7,0.0500,0.1500,0.9000,0.0100\n"), std::string::npos) << text;
+    EXPECT_EQ(std::string(kSweepCsvHeader).find("data_wait"), std::string::npos);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
-// GPU busy, copy hidden and data wait, in percent over the engine's sliding window: whether the
-// GPU works, whether the copies hide behind the kernels, and how long the GPU starves for data.
+// GPU busy, copy hidden, GPU starved and consumer wait, in percent over the engine's sliding window:
+// whether the GPU works, whether the copies hide behind the kernels, how long the GPU had no batch
+// ready, and (thin) how long the consumer, which runs ahead of the GPU, waited for its next batch.
 #include "metrics/Metrics.h"
 #include "plots/TimeSeriesPlot.h"
 
@@ -19,7 +20,8 @@ protected:
 private:
     QCPGraph* gpu_busy_;
     QCPGraph* copy_hidden_;
-    QCPGraph* data_wait_;
+    QCPGraph* gpu_starved_;
+    QCPGraph* consumer_wait_;
 };
 
 }  // namespace pinscope::ui

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "config/LoaderConfig.h"
 #include "plots/ByteFormat.h"
 #include "style/AppStyle.h"
 
@@ -16,13 +17,20 @@ const QString kBatches = QStringLiteral("batches/s");
 const QString kH2D = QStringLiteral("H2D GB/s");
 const QString kBusy = QStringLiteral("GPU busy");
 const QString kHidden = QStringLiteral("copy hidden");
-const QString kWait = QStringLiteral("data wait");
+const QString kStarved = QStringLiteral("GPU starved");
+const QString kConsumer = QStringLiteral("consumer wait · host held");
 const QString kPinned = QStringLiteral("pinned in use / peak / budget");
 
 QString rate_text(double value) {
     return QString::number(value, 'f', value >= 100 ? 0 : 1);
 }
 QString percent_text(double fraction) { return QStringLiteral("%1 %").arg(fraction * 100, 0, 'f', 1); }
+QString starved_split(const Metrics& m) {
+    return QStringLiteral("copy %1 · host %2").arg(percent_text(m.gpu_starved_copy), percent_text(m.gpu_starved_host));
+}
+QString consumer_text(const Metrics& m) {
+    return QStringLiteral("%1 · %2").arg(percent_text(m.consumer_wait), percent_text(m.host_held));
+}
 
 }  // namespace
 
@@ -35,9 +43,22 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
     add_tile(kBusy, QStringLiteral("Share of the time a kernel was running"));
     add_tile(kHidden, QStringLiteral("Share of the host-to-device copy time during which a kernel ran too: copy time "
                                      "that cost nothing"));
-    add_tile(kWait, QStringLiteral("Share of the time the consumer waited for its next batch: the GPU starves for data"));
+    add_tile(kStarved,
+             QStringLiteral("Share of the time the GPU had no batch ready: no kernel ran, counted from the run's first "
+                            "kernel start to the latest kernel end (start-up before the first kernel is not counted).\n"
+                            "copy: a host-to-device copy was in flight meanwhile, the GPU waited on the copy.\n"
+                            "host: no copy either, the next batch was not even on its way.\n"
+                            "Large: last second, split below; run: whole run."));
+    add_tile(kConsumer,
+             QStringLiteral("consumer wait: share of the time the consumer thread waited for its next batch from the "
+                            "loader (without workers: built it). It queues batches up to %1 ahead of the GPU, so it "
+                            "can wait a lot while the GPU is busy; GPU starved says whether the GPU went short.\n"
+                            "host held: share of the time the consumer was held inside copies (pageable staging) and "
+                            "waits on the device.\nLarge: last second; run: whole run.")
+                 .arg(kMaxBatchesOnDevice));
     add_tile(kPinned, QStringLiteral("Page-locked bytes held by batches, the most the pool reserved at once, and the "
                                      "budget the run may not exceed"));
+    tile(kConsumer).value->setFont(app_font(13, true));
     for (auto& t : tiles_) layout->addWidget(t.value->parentWidget(), t.title == kPinned ? 2 : 1);
     clear();
 }
@@ -78,7 +99,21 @@ QString MetricsPanel::value_of(const QString& title) const {
     return {};
 }
 
+QString MetricsPanel::detail_of(const QString& title) const {
+    for (const auto& t : tiles_)
+        if (t.title == title) return t.detail->text();
+    return {};
+}
+
+QString MetricsPanel::tooltip_of(const QString& title) const {
+    for (const auto& t : tiles_)
+        if (t.title == title) return t.value->parentWidget()->toolTip();
+    return {};
+}
+
 void MetricsPanel::clear() {
+    window_ = {};
+    summary_ = {};
     for (auto& t : tiles_) {
         t.value->setText(QStringLiteral("–"));
         t.detail->setText(QStringLiteral("run: –"));
@@ -91,7 +126,15 @@ void MetricsPanel::set_window(const Metrics& w) {
     tile(kH2D).value->setText(QString::number(w.h2d_gb_per_s, 'f', 2));
     tile(kBusy).value->setText(percent_text(w.gpu_busy));
     tile(kHidden).value->setText(percent_text(w.copy_hidden));
-    tile(kWait).value->setText(percent_text(w.data_wait));
+    tile(kStarved).value->setText(percent_text(w.gpu_starved));
+    tile(kConsumer).value->setText(consumer_text(w));
+    show_starved_detail();
+}
+
+// The split of the last second, then the whole run's figure: both setters fill it.
+void MetricsPanel::show_starved_detail() {
+    tile(kStarved).detail->setText(
+        QStringLiteral("%1 · run %2").arg(starved_split(window_), percent_text(summary_.metrics.gpu_starved)));
 }
 
 void MetricsPanel::set_summary(const RunSummary& s) {
@@ -101,7 +144,8 @@ void MetricsPanel::set_summary(const RunSummary& s) {
     tile(kH2D).detail->setText(QStringLiteral("run: %1").arg(m.h2d_gb_per_s, 0, 'f', 2));
     tile(kBusy).detail->setText(QStringLiteral("run: %1").arg(percent_text(m.gpu_busy)));
     tile(kHidden).detail->setText(QStringLiteral("run: %1").arg(percent_text(m.copy_hidden)));
-    tile(kWait).detail->setText(QStringLiteral("run: %1").arg(percent_text(m.data_wait)));
+    tile(kConsumer).detail->setText(QStringLiteral("run: %1").arg(consumer_text(m)));
+    show_starved_detail();
     Tile& pinned = tile(kPinned);
     pinned.value->setText(QStringLiteral("%1 / %2 / %3")
                               .arg(memory_text(static_cast<double>(s.pinned.allocated_bytes.current)),

@@ -1,6 +1,7 @@
 #pragma once
 // The numbers at a glance, over the engine's last second (large) and the whole run (small):
-// batches/s, H2D GB/s, GPU busy, copy hidden, data wait, pinned in use / peak / budget.
+// batches/s, H2D GB/s, GPU busy, copy hidden, GPU starved (split: on the copy, on the host), the
+// consumer's wait and host held, pinned in use / peak / budget.
 #include <QWidget>
 
 #include "metrics/Metrics.h"
@@ -20,6 +21,8 @@ public:
     void clear();
     // The large value of a tile, by its title (tests).
     QString value_of(const QString& title) const;
+    QString detail_of(const QString& title) const;
+    QString tooltip_of(const QString& title) const;
 
 private:
     struct Tile {
@@ -29,6 +32,7 @@ private:
     };
     Tile& add_tile(const QString& title, const QString& tip);
     Tile& tile(const QString& title);
+    void show_starved_detail();
 
     std::vector<Tile> tiles_;
     RunSummary summary_;
