@@ -37,7 +37,7 @@ void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
             << row.summary.pinned.reserved_bytes.peak << ',' << m.batches << ',' << fixed(m.wall_s, 4) << ','
             << csv_field(to_string(row.config.bind_workers)) << ',' << csv_field(to_string(row.config.bind_pin_thread))
             << ',' << csv_field(to_string(row.config.bind_consumer)) << ',' << to_string(row.config.membind) << ','
-            << row.summary.numa.usage.cross_node_h2d_bytes << '\n';
+            << row.summary.numa.usage.cross_node_h2d_bytes << ',' << to_string(row.config.copy_stream) << '\n';
     }
 }
 

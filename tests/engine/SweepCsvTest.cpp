@@ -49,7 +49,17 @@ TEST(SweepCsv, NumaPoliciesComeLastWithCpuListsQuoted) {
     std::ostringstream out;
     write_sweep_csv(out, {row});
     const std::string text = out.str();
-    EXPECT_NE(text.find(",\"0-3,8\",local,none,remote,4096\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",\"0-3,8\",local,none,remote,4096,side\n"), std::string::npos) << text;
+}
+
+TEST(SweepCsv, CopyStreamIsTheLastColumn) {
+    SweepRow row;
+    row.config.copy_stream = CopyStream::Compute;
+    std::ostringstream out;
+    write_sweep_csv(out, {row});
+    const std::string text = out.str();
+    EXPECT_NE(text.find(",copy_stream\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",compute\n"), std::string::npos) << text;
 }
 
 }  // namespace
