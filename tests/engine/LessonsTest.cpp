@@ -123,7 +123,10 @@ TEST(Lessons, OnTheComputeStreamTheCopyRunsInSeriesWithTheKernels) {
     RecordProperty("side", std::to_string(side_run.batches_per_s));
     RecordProperty("compute", std::to_string(compute_run.batches_per_s));
     RecordProperty("model_compute", std::to_string(1 / (copy_s + kernel_s)));
-    EXPECT_NEAR(compute_run.batches_per_s * (copy_s + kernel_s), 1.0, 0.03) << compute_run.batches_per_s;
+    // In series the copy and the kernel set a ceiling; every late wake-up of the held host is a gap
+    // on the GPU (on a loaded machine a few percent), so the floor has room.
+    EXPECT_LT(compute_run.batches_per_s * (copy_s + kernel_s), 1.01) << compute_run.batches_per_s;
+    EXPECT_GT(compute_run.batches_per_s * (copy_s + kernel_s), 0.85) << compute_run.batches_per_s;
     EXPECT_LT(side_run.batches_per_s * kernel_s, 1.02) << "no faster than the kernel allows";
     EXPECT_GT(side_run.batches_per_s, 1.2 * compute_run.batches_per_s)
         << side_run.batches_per_s << " vs " << compute_run.batches_per_s;
