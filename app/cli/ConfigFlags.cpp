@@ -39,7 +39,7 @@ namespace {
 // A sweep of this many runs of a few seconds each already takes hours.
 constexpr std::uint64_t kMaxSweepCombinations = 1000;
 
-constexpr std::array<FlagSpec, 23> kFlags{{
+constexpr std::array<FlagSpec, 24> kFlags{{
     {"--batch-size", "batch_size", "N", "samples per batch", Kind::Integer, "0", false, nullptr, nullptr},
     {"--sample-shape", "sample_shape", "SHAPE", "shape of one sample, such as 3x224x224", Kind::Shape, "[0]", false,
      nullptr, nullptr},
@@ -54,6 +54,11 @@ constexpr std::array<FlagSpec, 23> kFlags{{
      false, nullptr, [](SweepAxes& axes, const LoaderConfig& c) { axes.pin_memory.push_back(c.pin_memory); }},
     {"--non-blocking", "non_blocking", "on|off", "asynchronous host-to-device copies (non_blocking)", Kind::OnOff,
      nullptr, false, nullptr, nullptr},
+    {"--copy-stream", "copy_stream", "compute|side",
+     "where the copy is queued: compute (the kernels' stream, as x.to(\"cuda\") in a plain loop: each copy waits "
+     "for the kernels before it) or side (a stream of its own, as prefetcher recipes do: copies overlap kernels)",
+     Kind::Text, "\"\"", false, nullptr,
+     [](SweepAxes& axes, const LoaderConfig& c) { axes.copy_stream.push_back(c.copy_stream); }},
     {"--in-order", "in_order", "on|off", "hand batches out strictly in index order (in_order)", Kind::OnOff, nullptr,
      false, nullptr, nullptr},
     {"--pin-mode", "pin_mode", "MODE", "how page-locked memory is obtained with pin_memory on", Kind::Text, "\"\"",
@@ -277,12 +282,14 @@ SweepAxes ConfigFlags::sweep_axes() const {
     // Counted before expanding, so that long lists are refused rather than multiplied out.
     std::uint64_t combinations = 1;
     for (const std::size_t count : {axes.workers.size(), axes.prefetch.size(), axes.pin_memory.size(),
-                                    axes.pin_mode.size(), axes.bind.size(), axes.membind.size()})
+                                    axes.pin_mode.size(), axes.copy_stream.size(), axes.bind.size(),
+                                    axes.membind.size()})
         combinations = std::min(combinations * std::max<std::uint64_t>(count, 1), kMaxSweepCombinations + 1);
     if (combinations > kMaxSweepCombinations)
         throw UsageError("sweep: the lists given make more than " + std::to_string(kMaxSweepCombinations) +
                          " combinations; expected at most " + std::to_string(kMaxSweepCombinations) +
-                         " (shorten --workers, --prefetch, --pin-memory, --pin-mode, --bind or --membind)");
+                         " (shorten --workers, --prefetch, --pin-memory, --pin-mode, --copy-stream, --bind or "
+                         "--membind)");
     return axes;
 }
 

@@ -29,9 +29,9 @@ SweepCommand::SweepCommand(CLI::App& app)
         ->type_name("on|off")
         ->check(CLI::IsMember({"on", "off"}));
     command_->footer(
-        "--workers, --prefetch, --pin-memory, --pin-mode, --bind and --membind take comma lists, such as --workers "
-        "0,4,8 --pin-memory off,on --membind local,remote (a CPU list stays one item: --bind local,0-3,8 is local and "
-        "0-3,8). As in PyTorch, prefetch applies only with workers and pin_mode only with "
+        "--workers, --prefetch, --pin-memory, --pin-mode, --copy-stream, --bind and --membind take comma lists, such "
+        "as --workers 0,4,8 --pin-memory off,on --copy-stream side,compute (a CPU list stays one item: --bind "
+        "local,0-3,8 is local and 0-3,8). As in PyTorch, prefetch applies only with workers and pin_mode only with "
         "pin_memory on, so such combinations run once. Each combination runs for the run length given. Ctrl-C stops "
         "the sweep and prints (and writes) what has run, then it exits 130 (143 for SIGTERM).");
 }

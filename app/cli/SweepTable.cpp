@@ -30,6 +30,7 @@ std::vector<std::string> cells(const SweepRow& row) {
             pin_mode ? to_string(*pin_mode) : "-",
             describe_bindings(row.config),
             to_string(row.config.membind),
+            to_string(row.config.copy_stream),
             format_batches_per_s(m.batches_per_s),
             fixed(m.samples_per_s, 1),
             fixed(m.h2d_gb_per_s, 2),
@@ -46,6 +47,7 @@ std::string format_batches_per_s(double value) { return fixed(value, 1); }
 
 std::string format_sweep_table(const std::vector<SweepRow>& rows) {
     std::vector<std::vector<std::string>> table{{"workers", "prefetch", "pin_memory", "pin_mode", "bind", "membind",
+                                                 "copy_stream",
                                                  "batches/s",
                                                  "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "GPU starved %",
                                                  "consumer wait %",
@@ -53,7 +55,7 @@ std::string format_sweep_table(const std::vector<SweepRow>& rows) {
     for (const SweepRow& row : rows) table.push_back(cells(row));
 
     const std::vector<std::string> lines =
-        align_table(table, {Align::Right, Align::Right, Align::Left, Align::Left, Align::Left, Align::Left});
+        align_table(table, {Align::Right, Align::Right, Align::Left, Align::Left, Align::Left, Align::Left, Align::Left});
 
     const auto best = std::max_element(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) {
         return a.summary.metrics.batches_per_s < b.summary.metrics.batches_per_s;

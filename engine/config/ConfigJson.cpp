@@ -100,6 +100,10 @@ HostMode read_host_mode(const std::string& key, const json& value) {
     return read_enum(key, value, parse_host_mode, std::array{HostMode::Modeled, HostMode::Real});
 }
 
+CopyStream read_copy_stream(const std::string& key, const json& value) {
+    return read_enum(key, value, parse_copy_stream, std::array{CopyStream::Side, CopyStream::Compute});
+}
+
 MemoryPlacement read_placement(const std::string& key, const json& value) {
     return read_enum(key, value, parse_memory_placement,
                      std::array{MemoryPlacement::FirstTouch, MemoryPlacement::GpuLocal, MemoryPlacement::Remote,
@@ -143,7 +147,7 @@ struct Key {
 };
 
 // Every key config_from_json accepts, in LoaderConfig's order.
-constexpr std::array<Key, 22> kKeys{{
+constexpr std::array<Key, 23> kKeys{{
     {"batch_size", assign<&LoaderConfig::batch_size, read_count<std::uint32_t>>},
     {"sample_shape", assign<&LoaderConfig::sample_shape, read_shape>},
     {"dtype", assign<&LoaderConfig::dtype, read_dtype>},
@@ -151,6 +155,7 @@ constexpr std::array<Key, 22> kKeys{{
     {"prefetch_factor", assign<&LoaderConfig::prefetch_factor, read_nullable<read_count<std::uint32_t>>>},
     {"pin_memory", assign<&LoaderConfig::pin_memory, read_bool>},
     {"non_blocking", assign<&LoaderConfig::non_blocking, read_bool>},
+    {"copy_stream", assign<&LoaderConfig::copy_stream, read_copy_stream>},
     {"in_order", assign<&LoaderConfig::in_order, read_bool>},
     {"pin_mode", assign<&LoaderConfig::pin_mode, read_pin_mode>},
     {"cpu_us_per_sample", assign<&LoaderConfig::cpu_us_per_sample, read_number>},
@@ -311,6 +316,7 @@ json to_json(const LoaderConfig& config) {
         {"prefetch_factor", optional_json(config.prefetch_factor)},
         {"pin_memory", config.pin_memory},
         {"non_blocking", config.non_blocking},
+        {"copy_stream", to_string(config.copy_stream)},
         {"in_order", config.in_order},
         {"pin_mode", to_string(config.pin_mode)},
         {"cpu_us_per_sample", config.cpu_us_per_sample},

@@ -54,6 +54,11 @@ constexpr std::array<EnumName<HostMode>, 2> kHostModeNames{{
     {HostMode::Real, "real", ""},
 }};
 
+constexpr std::array<EnumName<CopyStream>, 2> kCopyStreamNames{{
+    {CopyStream::Side, "side", ""},
+    {CopyStream::Compute, "compute", ""},
+}};
+
 constexpr std::array<EnumName<MemoryPlacement>, 4> kPlacementNames{{
     {MemoryPlacement::FirstTouch, "none", "first-touch"},
     {MemoryPlacement::GpuLocal, "local", ""},
@@ -109,6 +114,7 @@ std::vector<std::pair<const char*, std::string>> field_texts(const LoaderConfig&
         {"prefetch_factor", optional_text(c.prefetch_factor, "unset", integer_text)},
         {"pin_memory", on_off(c.pin_memory)},
         {"non_blocking", on_off(c.non_blocking)},
+        {"copy_stream", to_string(c.copy_stream)},
         {"in_order", on_off(c.in_order)},
         {"pin_mode", to_string(c.pin_mode)},
         {"cpu_us_per_sample", config_detail::format_number(c.cpu_us_per_sample)},
@@ -165,10 +171,12 @@ std::uint32_t dtype_size(DType dtype) {
 std::string to_string(DType dtype) { return name_of(kDTypeNames, dtype); }
 std::string to_string(PinMode mode) { return name_of(kPinModeNames, mode); }
 std::string to_string(HostMode mode) { return name_of(kHostModeNames, mode); }
+std::string to_string(CopyStream stream) { return name_of(kCopyStreamNames, stream); }
 
 std::optional<DType> parse_dtype(const std::string& text) { return parse_name(kDTypeNames, text); }
 std::optional<PinMode> parse_pin_mode(const std::string& text) { return parse_name(kPinModeNames, text); }
 std::optional<HostMode> parse_host_mode(const std::string& text) { return parse_name(kHostModeNames, text); }
+std::optional<CopyStream> parse_copy_stream(const std::string& text) { return parse_name(kCopyStreamNames, text); }
 
 std::string to_string(MemoryPlacement placement) { return name_of(kPlacementNames, placement); }
 std::optional<MemoryPlacement> parse_memory_placement(const std::string& text) {

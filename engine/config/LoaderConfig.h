@@ -17,6 +17,12 @@ enum class PinMode : std::uint8_t {
     Worker,    // workers collate straight into pool blocks; there is no pin thread
 };
 
+// Which stream the host-to-device copy is queued on.
+enum class CopyStream : std::uint8_t {
+    Side,     // a stream of its own, as PyTorch's prefetcher recipes do: copies overlap kernels
+    Compute,  // the compute stream, as x.to("cuda") in a plain loop: a copy waits for the kernels queued before it
+};
+
 // Whether host work is done for real on this machine or modelled from the device's profile.
 enum class HostMode : std::uint8_t { Modeled, Real };
 
@@ -45,6 +51,7 @@ struct LoaderConfig {
     std::optional<std::uint32_t> prefetch_factor;
     bool pin_memory = true;
     bool non_blocking = true;
+    CopyStream copy_stream = CopyStream::Side;
     bool in_order = true;
     PinMode pin_mode = PinMode::Pool;
     double cpu_us_per_sample = 0;   // CPU work per sample; real work on the sample's bytes when host is real
@@ -91,9 +98,11 @@ std::uint32_t dtype_size(DType dtype);
 std::string to_string(DType dtype);
 std::string to_string(PinMode mode);
 std::string to_string(HostMode mode);
+std::string to_string(CopyStream stream);
 std::optional<DType> parse_dtype(const std::string& text);
 std::optional<PinMode> parse_pin_mode(const std::string& text);
 std::optional<HostMode> parse_host_mode(const std::string& text);
+std::optional<CopyStream> parse_copy_stream(const std::string& text);  // "side" or "compute"
 // "none", "local", "remote", or a CPU list such as "0-3,8".
 std::string to_string(const CpuBinding& binding);
 std::optional<CpuBinding> parse_cpu_binding(const std::string& text);

@@ -89,8 +89,13 @@ public:
 
     // Stream operations: called from one thread (the consumer) only.
     //
-    // Queues a host-to-device copy of the batch on the copy stream. From pinned memory it returns
-    // at once; from pageable memory the caller is held while the driver stages the bytes.
+    // Which stream later copies are queued on (Side until set). On the compute stream a copy
+    // starts only once every kernel queued before it has ended, and a pageable copy holds the
+    // caller from the call until it has been staged, its wait for those kernels included (the
+    // driver synchronizes with the stream before it stages).
+    virtual void set_copy_stream(CopyStream stream) = 0;
+    // Queues a host-to-device copy of the batch. From pinned memory it returns at once; from
+    // pageable memory the caller is held while the driver stages the bytes.
     virtual OpId copy_to_device(const HostSource& source, std::uint64_t batch) = 0;
     // Queues the kernel on the compute stream after the copy `after`: it reads every byte of the
     // batch, then runs for `gpu_us` on the GPU's clock. The device may reuse the buffer of a batch

@@ -109,7 +109,7 @@ std::string config_line(const LoaderConfig& config) {
     if (config.num_workers > 0) line += ", prefetch " + std::to_string(config.effective_prefetch_factor());
     line += ", pin_memory " + on_off(config.pin_memory);
     if (config.pin_memory) line += " (" + to_string(config.pin_mode) + ")";
-    return line + ", non_blocking " + on_off(config.non_blocking);
+    return line + ", non_blocking " + on_off(config.non_blocking) + ", copy_stream " + to_string(config.copy_stream);
 }
 
 // Messages may span lines; the summary gives each one line.

@@ -157,6 +157,7 @@ std::uint64_t LoaderPipeline::run(const PipelineLimits& limits, const std::atomi
     const ThreadPlacementScope placement(plan_.get(), LaneKind::Consumer, 0);
     stop_ = stop;
     const std::stop_callback on_stop(stop.get_token(), [this] { interrupt(); });
+    device_.set_copy_stream(config_.copy_stream);
     first_batch_ = sent_ = next_in_order_ = limits.first_batch;
     taken_ = 0;
     auto may_send = [&] { return !drain && !stopping_ && sent_ < limits.end_batch && now_ns() < limits.deadline; };
@@ -220,10 +221,20 @@ void LoaderPipeline::consume(Batch batch) {
     HostSource source = batch.source();
     source.cached = config_.num_workers == 0;  // collated by this thread a moment ago
     if (numa_ != nullptr) source.remote_fraction = numa_->count_h2d(source, batch.written_on_node);
+    // On the compute stream the driver synchronizes with the stream before it stages pageable
+    // memory: that wait is for the kernels queued before the copy, not staging, so it is a Sync.
+    if (!source.pinned && config_.copy_stream == CopyStream::Compute && !on_device_.empty()) {
+        const TimeNs wait_start = now_ns();
+        device_.wait(on_device_.back().compute);
+        const TimeNs wait_end = now_ns();
+        if (wait_end - wait_start >= kShortestRecordedWait)
+            consumer_.record(Stage::Sync, batch.index, 0, wait_start, wait_end);
+    }
     const TimeNs start = now_ns();
     const OpId copy = device_.copy_to_device(source, batch.index);
     if (!source.pinned) consumer_.record(Stage::Staging, batch.index, batch.bytes, start, now_ns());
     if (!config_.non_blocking) {
+        // On the compute stream this also waits out the kernels queued before the copy.
         const TimeNs wait_start = now_ns();
         device_.wait(copy);
         consumer_.record(Stage::Sync, batch.index, batch.bytes, wait_start, now_ns());

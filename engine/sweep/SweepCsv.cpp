@@ -38,7 +38,8 @@ void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
             << csv_field(to_string(row.config.bind_workers)) << ',' << csv_field(to_string(row.config.bind_pin_thread))
             << ',' << csv_field(to_string(row.config.bind_consumer)) << ',' << to_string(row.config.membind) << ','
             << row.summary.numa.usage.cross_node_h2d_bytes << ',' << fixed(m.gpu_starved_copy, 4) << ','
-            << fixed(m.gpu_starved_host, 4) << ',' << fixed(m.consumer_wait, 4) << ',' << fixed(m.host_held, 4) << '\n';
+            << fixed(m.gpu_starved_host, 4) << ',' << fixed(m.consumer_wait, 4) << ',' << fixed(m.host_held, 4) << ','
+            << to_string(row.config.copy_stream) << '\n';
     }
 }
 

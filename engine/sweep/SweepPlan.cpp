@@ -31,17 +31,20 @@ std::vector<LoaderConfig> expand_sweep(const LoaderConfig& base, const SweepAxes
         for (const auto& prefetch : prefetch_values) {
             for (const bool pin_memory : values_or(axes.pin_memory, base.pin_memory)) {
                 for (const PinMode pin_mode : values_or(axes.pin_mode, base.pin_mode)) {
-                    for (const std::optional<CpuBinding>& bind : bind_values) {
-                        for (const MemoryPlacement membind : values_or(axes.membind, base.membind)) {
-                            LoaderConfig config = base;
-                            config.num_workers = workers;
-                            config.prefetch_factor = workers == 0 ? std::nullopt : prefetch;
-                            config.pin_memory = pin_memory;
-                            config.pin_mode = pin_memory ? pin_mode : base.pin_mode;
-                            if (bind) config.bind_workers = config.bind_pin_thread = config.bind_consumer = *bind;
-                            config.membind = membind;
-                            if (std::find(configs.begin(), configs.end(), config) == configs.end())
-                                configs.push_back(std::move(config));
+                    for (const CopyStream copy_stream : values_or(axes.copy_stream, base.copy_stream)) {
+                        for (const std::optional<CpuBinding>& bind : bind_values) {
+                            for (const MemoryPlacement membind : values_or(axes.membind, base.membind)) {
+                                LoaderConfig config = base;
+                                config.num_workers = workers;
+                                config.prefetch_factor = workers == 0 ? std::nullopt : prefetch;
+                                config.pin_memory = pin_memory;
+                                config.pin_mode = pin_memory ? pin_mode : base.pin_mode;
+                                config.copy_stream = copy_stream;
+                                if (bind) config.bind_workers = config.bind_pin_thread = config.bind_consumer = *bind;
+                                config.membind = membind;
+                                if (std::find(configs.begin(), configs.end(), config) == configs.end())
+                                    configs.push_back(std::move(config));
+                            }
                         }
                     }
                 }
@@ -76,6 +79,7 @@ std::string describe_sweep_point(const LoaderConfig& config) {
                        " pin_memory=" + (config.pin_memory ? "on" : "off") +
                        " pin_mode=" + (pin_mode ? to_string(*pin_mode) : "-");
     const LoaderConfig defaults;
+    if (config.copy_stream != defaults.copy_stream) text += " copy_stream=" + to_string(config.copy_stream);
     if (config.bind_workers != defaults.bind_workers || config.bind_pin_thread != defaults.bind_pin_thread ||
         config.bind_consumer != defaults.bind_consumer || config.membind != defaults.membind)
         text += " bind=" + describe_bindings(config) + " membind=" + to_string(config.membind);

@@ -65,6 +65,17 @@ TEST(CliRun, FlagsOverrideTheConfigFile) {
     EXPECT_EQ(nlohmann::json::parse(read_file(summary)).at("batches").get<std::uint64_t>(), 20u);
 }
 
+TEST(CliRun, CopyStreamFlagReachesTheRunAndItsSummary) {
+    TempDir dir;
+    const std::string summary = dir.path("summary.json");
+    const CliResult result = run_cli(short_run({"--copy-stream", "compute", "--non-blocking", "off", "--summary", summary}));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("non_blocking off, copy_stream compute"), std::string::npos) << result.out;
+    const auto config = nlohmann::json::parse(read_file(summary)).at("config");
+    EXPECT_EQ(config.at("copy_stream"), "compute");
+    EXPECT_EQ(config.at("non_blocking"), false);
+}
+
 TEST(CliRun, UnwritableSummaryFailsWithoutAFile) {
     TempDir dir;
     const std::string summary = dir.path("missing-folder/summary.json");

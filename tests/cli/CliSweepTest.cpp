@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kHeader =
     "workers,prefetch_factor,pin_memory,pin_mode,batches_per_s,samples_per_s,h2d_gb_per_s,gpu_busy,copy_hidden,"
     "gpu_starved,pinned_peak_bytes,batches,wall_s,bind_workers,bind_pin_thread,bind_consumer,membind,"
-    "cross_node_h2d_bytes,gpu_starved_copy,gpu_starved_host,consumer_wait,host_held";
+    "cross_node_h2d_bytes,gpu_starved_copy,gpu_starved_host,consumer_wait,host_held,copy_stream";
 
 std::vector<std::string> sweep(std::vector<std::string> extra) {
     std::vector<std::string> args{"sweep", "--batches", "20", "--batch-size", "4", "--sample-shape", "3x32x32"};
@@ -58,6 +58,31 @@ TEST(CliSweep, FourCombinationsTableAndCsv) {
     EXPECT_EQ(rows[2].rfind("0,,on,pool,", 0), 0u) << rows[2];
     EXPECT_EQ(rows[3].rfind("2,2,off,,", 0), 0u) << rows[3];
     EXPECT_EQ(rows[4].rfind("2,2,on,pool,", 0), 0u) << rows[4];
+}
+
+TEST(CliSweep, CopyStreamTakesAListLikeTheOtherEnums) {
+    TempDir dir;
+    const std::string csv = dir.path("sweep.csv");
+    const CliResult result =
+        run_cli(sweep({"--workers", "2", "--non-blocking", "off", "--copy-stream", "side,compute", "--csv", csv}));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("[2/2] workers=2 prefetch=2 pin_memory=on pin_mode=pool copy_stream=compute ... "),
+              std::string::npos)
+        << result.err;
+    const auto table = lines_of(result.out);
+    ASSERT_GE(table.size(), 3u) << result.out;
+    EXPECT_NE(table[0].find("copy_stream"), std::string::npos) << table[0];
+    EXPECT_NE(table[1].find(" side "), std::string::npos) << table[1];
+    EXPECT_NE(table[2].find(" compute "), std::string::npos) << table[2];
+    const auto rows = lines_of(read_file(csv));
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_TRUE(rows[1].ends_with(",side")) << rows[1];
+    EXPECT_TRUE(rows[2].ends_with(",compute")) << rows[2];
+
+    const CliResult bad = run_cli(sweep({"--copy-stream", "side,current"}));
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--copy-stream"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("one of: side, compute"), std::string::npos) << bad.err;
 }
 
 TEST(CliSweep, PrefetchWithoutWorkersRunsOnce) {

@@ -20,6 +20,7 @@ public:
     void free_pinned(const PinnedAllocation& a) override { inner_.free_pinned(a); }
     bool register_host(void* p, std::size_t b) override { return inner_.register_host(p, b); }
     void unregister_host(void* p, std::size_t b) override { inner_.unregister_host(p, b); }
+    void set_copy_stream(CopyStream stream) override { inner_.set_copy_stream(stream); }
     OpId copy_to_device(const HostSource& source, std::uint64_t batch) override {
         if (++copies_ == at_copy_) {
             if (fault_ == Fault::DeviceBreaks) broken_ = true;

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "device/HardwareProfile.h"
 #include "export/ExportFormat.h"
 #include "runner/Runner.h"
 
@@ -100,6 +101,35 @@ TEST(Lessons, PinMemoryHardlyMattersWhenComputeBound) {
     RecordProperty("pageable", std::to_string(pageable));
     RecordProperty("pinned", std::to_string(pinned));
     EXPECT_NEAR(pinned / pageable, 1.0, 0.1) << pinned << " vs " << pageable;
+}
+
+TEST(Lessons, OnTheComputeStreamTheCopyRunsInSeriesWithTheKernels) {
+    // Workers collate straight into pinned blocks, so the GPU sets the pace, and the copies block
+    // (non_blocking off). On a side stream each copy runs beside the kernel before it: the kernel's
+    // limit. On the compute stream, where x.to("cuda") puts it in a plain loop, each copy waits for
+    // the kernel before it: one copy plus one kernel per batch, as the profile times them.
+    LoaderConfig side = imagenet_batches(4, true, 0, 2000);
+    side.pin_mode = PinMode::Worker;
+    side.non_blocking = false;
+    LoaderConfig compute = side;
+    compute.copy_stream = CopyStream::Compute;
+    const Steady side_run = steady_batches_per_s(side);
+    const Steady compute_run = steady_batches_per_s(compute);
+    if (const std::string why = lag_reason({side_run, compute_run}); !why.empty()) GTEST_SKIP() << why;
+    const HardwareProfile profile = load_profile(kDefaultProfile);
+    const auto bytes = static_cast<double>(compute.batch_bytes());
+    const double copy_s = bytes / profile.h2d_bytes_per_s(bytes, true);
+    const double kernel_s = bytes / (profile.device_read_gb_per_s * 1e9) + compute.gpu_us_per_batch * 1e-6;
+    RecordProperty("side", std::to_string(side_run.batches_per_s));
+    RecordProperty("compute", std::to_string(compute_run.batches_per_s));
+    RecordProperty("model_compute", std::to_string(1 / (copy_s + kernel_s)));
+    // In series the copy and the kernel set a ceiling; every late wake-up of the held host is a gap
+    // on the GPU (on a loaded machine a few percent), so the floor has room.
+    EXPECT_LT(compute_run.batches_per_s * (copy_s + kernel_s), 1.01) << compute_run.batches_per_s;
+    EXPECT_GT(compute_run.batches_per_s * (copy_s + kernel_s), 0.85) << compute_run.batches_per_s;
+    EXPECT_LT(side_run.batches_per_s * kernel_s, 1.02) << "no faster than the kernel allows";
+    EXPECT_GT(side_run.batches_per_s, 1.2 * compute_run.batches_per_s)
+        << side_run.batches_per_s << " vs " << compute_run.batches_per_s;
 }
 
 }  // namespace

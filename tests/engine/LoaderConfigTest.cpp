@@ -59,6 +59,7 @@ std::vector<Case> cases() {
         {"integral float for an integer", R"({"num_workers": 2.0})"_json, "", ""},
         {"names in any case and long dtype names",
          R"({"dtype": "BFloat16", "pin_mode": "WORKER", "host": "Real"})"_json, "", ""},
+        {"copy on the compute stream, blocking", R"({"copy_stream": "Compute", "non_blocking": false})"_json, "", ""},
         {"time limits", R"({"cpu_us_per_sample": 1000000, "gpu_us_per_batch": 0})"_json, "", ""},
         {"emulated with a profile", R"({"device": "emulated:h200-pcie5"})"_json, "", ""},
         {"first and last CUDA device", R"({"device": "cuda:0"})"_json, "", ""},
@@ -85,6 +86,8 @@ std::vector<Case> cases() {
         {"unknown dtype", R"({"dtype": "f8"})"_json, "dtype", "one of: f32, f16, bf16, u8, i32, i64, f64"},
         {"unknown pin mode", R"({"pin_mode": "mlock"})"_json, "pin_mode", "one of: pool, alloc, register, worker"},
         {"unknown host mode", R"({"host": "virtual"})"_json, "host", "one of: modeled, real, or null"},
+        {"unknown copy stream", R"({"copy_stream": "default"})"_json, "copy_stream", "one of: side, compute"},
+        {"bool for copy stream", R"({"copy_stream": true})"_json, "copy_stream", "true is not allowed"},
         {"string for seconds", R"({"seconds": "3"})"_json, "seconds", "a number, or null"},
         {"number for device", R"({"device": 0})"_json, "device", "a string"},
         {"both batches and seconds", R"({"batches": 10, "seconds": 2})"_json, "batches",
@@ -244,6 +247,10 @@ TEST(LoaderConfigFields, EnumNames) {
     EXPECT_EQ(parse_pin_mode("pools"), std::nullopt);
     EXPECT_EQ(to_string(HostMode::Modeled), "modeled");
     EXPECT_EQ(parse_host_mode("REAL"), HostMode::Real);
+    EXPECT_EQ(to_string(CopyStream::Compute), "compute");
+    EXPECT_EQ(to_string(CopyStream::Side), "side");
+    EXPECT_EQ(parse_copy_stream("SIDE"), CopyStream::Side);
+    EXPECT_EQ(parse_copy_stream("current"), std::nullopt);
     EXPECT_EQ(shape_to_string({3, 224, 224}), "3x224x224");
     EXPECT_EQ(shape_to_string({7}), "7");
 }
@@ -257,6 +264,7 @@ LoaderConfig unusual_config() {
     config.prefetch_factor = 5;
     config.pin_memory = false;
     config.non_blocking = false;
+    config.copy_stream = CopyStream::Compute;
     config.in_order = false;
     config.pin_mode = PinMode::Register;
     config.cpu_us_per_sample = 12.5;
@@ -285,7 +293,7 @@ TEST(LoaderConfigJson, RoundTrip) {
 
 TEST(LoaderConfigJson, WritesEveryKeyWithNullForUnset) {
     const json object = to_json(LoaderConfig{});
-    EXPECT_EQ(object.size(), 22u);
+    EXPECT_EQ(object.size(), 23u);
     EXPECT_TRUE(object.at("prefetch_factor").is_null());
     EXPECT_TRUE(object.at("batches").is_null());
     EXPECT_TRUE(object.at("host").is_null());
@@ -295,6 +303,7 @@ TEST(LoaderConfigJson, WritesEveryKeyWithNullForUnset) {
     EXPECT_EQ(object.at("sample_shape"), R"([3, 224, 224])"_json);
     EXPECT_EQ(object.at("bind_workers"), "none");
     EXPECT_EQ(object.at("membind"), "none");
+    EXPECT_EQ(object.at("copy_stream"), "side");
     EXPECT_EQ(object.at("topology_xml"), "");
     EXPECT_EQ(object.at("gpu_pci_bus_id"), "");
 }
@@ -390,6 +399,18 @@ TEST(LoaderConfigJson, DescribeChanges) {
               (std::vector<std::string>{"sample_shape: 3x224x224 -> 1x28x28", "cpu_us_per_sample: 0 -> 2.5",
                                         "batches: unset -> 100", "seconds: 3 -> unset", "host: default -> real",
                                         "pinned_budget_bytes: default -> 1073741824"}));
+
+    after = before;
+    after.non_blocking = false;
+    after.copy_stream = CopyStream::Compute;
+    EXPECT_EQ(describe_changes(before, after),
+              (std::vector<std::string>{"non_blocking: on -> off", "copy_stream: side -> compute"}));
+}
+
+TEST(LoaderConfigJson, CopyStreamDefaultsToTheSideStreamWhereAFileDoesNotSayIt) {
+    // A configuration saved before copy_stream existed runs as it did then.
+    EXPECT_EQ(config_from_json(R"({"num_workers": 2})"_json).copy_stream, CopyStream::Side);
+    EXPECT_EQ(config_from_json(R"({"copy_stream": "compute"})"_json).copy_stream, CopyStream::Compute);
 }
 
 class ConfigFileTest : public ::testing::Test {

@@ -66,8 +66,18 @@ TEST(SweepCsv, GpuStarvedKeepsDataWaitsColumnAndItsSplitAndTheConsumersWaitsCome
     write_sweep_csv(out, {row});
     const std::string text = out.str();
     EXPECT_NE(text.find(",0.7500,0.5000,0.2000,"), std::string::npos) << text;
-    EXPECT_NE(text.find(",7,0.0500,0.1500,0.9000,0.0100\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",7,0.0500,0.1500,0.9000,0.0100,side\n"), std::string::npos) << text;
     EXPECT_EQ(std::string(kSweepCsvHeader).find("data_wait"), std::string::npos);
+}
+
+TEST(SweepCsv, CopyStreamIsTheLastColumn) {
+    SweepRow row;
+    row.config.copy_stream = CopyStream::Compute;
+    std::ostringstream out;
+    write_sweep_csv(out, {row});
+    const std::string text = out.str();
+    EXPECT_NE(text.find(",copy_stream\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",compute\n"), std::string::npos) << text;
 }
 
 }  // namespace

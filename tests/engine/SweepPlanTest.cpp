@@ -127,6 +127,20 @@ TEST(SweepPlan, BindAndMembindAxesVaryLastAndSetEveryThread) {
               "workers=4 prefetch=2 pin_memory=on pin_mode=pool bind=0-1 membind=remote");
 }
 
+TEST(SweepPlan, CopyStreamAxisSweepsWhereTheCopyIsQueued) {
+    SweepAxes axes;
+    axes.pin_memory = {false, true};
+    axes.copy_stream = {CopyStream::Side, CopyStream::Compute};
+    const auto configs = expand_sweep(base_config(), axes);
+    ASSERT_EQ(configs.size(), 4u);
+    EXPECT_EQ(configs[0].copy_stream, CopyStream::Side);
+    EXPECT_EQ(configs[1].copy_stream, CopyStream::Compute);
+    EXPECT_FALSE(configs[1].pin_memory);
+    EXPECT_TRUE(configs[2].pin_memory);
+    EXPECT_EQ(describe_sweep_point(configs[2]), "workers=4 prefetch=2 pin_memory=on pin_mode=pool");
+    EXPECT_EQ(describe_sweep_point(configs[3]), "workers=4 prefetch=2 pin_memory=on pin_mode=pool copy_stream=compute");
+}
+
 TEST(SweepPlan, NoBindAxisKeepsEachThreadsOwnBinding) {
     LoaderConfig base = base_config();
     base.bind_pin_thread = CpuBinding{CpuBindPolicy::GpuLocal, {}};

@@ -2,6 +2,7 @@
 // without workers, a run that lasts until Stop, edits announced once after a pause, and every
 // field round-trips.
 #include <QCheckBox>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -50,6 +51,26 @@ private slots:
         QVERIFY(!panel.prefetch_factor()->isEnabled());
         QVERIFY(!panel.config().prefetch_factor);
         QVERIFY(panel.valid());
+    }
+
+    void theCopyStreamBoxSaysAndSetsWhereTheCopyIsQueued() {
+        ui::ControlPanel panel;
+        panel.set_config(test::live_config(true, 4));
+        QComboBox* copy_stream = nullptr;
+        for (QComboBox* combo : panel.findChildren<QComboBox*>())
+            if (combo->findText(QStringLiteral("compute")) >= 0) copy_stream = combo;
+        QVERIFY(copy_stream != nullptr);
+        QCOMPARE(copy_stream->currentText(), QStringLiteral("side"));
+        for (int i = 0; i < copy_stream->count(); ++i)
+            QVERIFY(!copy_stream->itemData(i, Qt::ToolTipRole).toString().isEmpty());
+        QSignalSpy edited(&panel, &ui::ControlPanel::configEdited);
+        copy_stream->setCurrentIndex(copy_stream->findText(QStringLiteral("compute")));
+        QVERIFY(edited.wait(2000));
+        QCOMPARE(edited.first().first().value<LoaderConfig>().copy_stream, CopyStream::Compute);
+        LoaderConfig config = panel.config();
+        config.copy_stream = CopyStream::Side;
+        panel.set_config(config);
+        QCOMPARE(copy_stream->currentText(), QStringLiteral("side"));
     }
 
     void anEditIsAnnouncedOnceAfterAPause() {

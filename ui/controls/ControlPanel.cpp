@@ -34,6 +34,7 @@ constexpr std::uint64_t kMiB = 1u << 20;
 
 const DType kDTypes[] = {DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32, DType::I64, DType::F64};
 const PinMode kPinModes[] = {PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker};
+const CopyStream kCopyStreams[] = {CopyStream::Side, CopyStream::Compute};
 
 QString tip_pin_memory() {
     return QStringLiteral("Copy each batch into page-locked (pinned) host memory, so that its copy to the GPU can "
@@ -202,6 +203,20 @@ QWidget* ControlPanel::build_details() {
     non_blocking_ = new QCheckBox;
     add(QStringLiteral("non_blocking"), non_blocking_,
         QStringLiteral(".to(device, non_blocking=True): a copy from pinned memory returns at once"));
+    copy_stream_ = new QComboBox;
+    const QString stream_tips[] = {
+        QStringLiteral("A stream of its own, as prefetcher recipes do: the copy overlaps the kernels, and a blocking "
+                       "copy waits only for itself"),
+        QStringLiteral("The kernels' stream, as x.to(\"cuda\") in a plain training loop: the copy starts after every "
+                       "kernel queued before it, and a blocking copy holds the host until they and the copy are done"),
+    };
+    for (std::size_t i = 0; i < std::size(kCopyStreams); ++i) {
+        copy_stream_->addItem(QString::fromStdString(to_string(kCopyStreams[i])));
+        copy_stream_->setItemData(static_cast<int>(i), stream_tips[i], Qt::ToolTipRole);
+    }
+    add(QStringLiteral("copy_stream"), copy_stream_,
+        QStringLiteral("Which stream the host-to-device copy is queued on: side (its own, overlapping the kernels) "
+                       "or compute (behind the kernels, as in a plain loop)"));
     in_order_ = new QCheckBox;
     add(QStringLiteral("in_order"), in_order_,
         QStringLiteral("Hand batches out in index order (a slow worker stalls the ones behind it)"));
@@ -253,7 +268,7 @@ QWidget* ControlPanel::build_details() {
     for (QSpinBox* spin : {batch_size_, budget_mib_}) connect(spin, &QSpinBox::valueChanged, this, &ControlPanel::edited);
     for (QDoubleSpinBox* spin : {cpu_us_, gpu_us_, length_value_})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &ControlPanel::edited);
-    for (QComboBox* combo : {device_, dtype_, pin_mode_, host_, length_kind_})
+    for (QComboBox* combo : {device_, dtype_, pin_mode_, copy_stream_, host_, length_kind_})
         connect(combo, &QComboBox::currentIndexChanged, this, &ControlPanel::edited);
     for (QCheckBox* check : {non_blocking_, in_order_}) connect(check, &QCheckBox::toggled, this, &ControlPanel::edited);
     connect(sample_shape_, &QLineEdit::textEdited, this, &ControlPanel::edited);
@@ -282,6 +297,7 @@ void ControlPanel::set_config(const LoaderConfig& config) {
     dtype_->setCurrentText(QString::fromStdString(to_string(config.dtype)));
     pin_mode_->setCurrentText(QString::fromStdString(to_string(config.pin_mode)));
     non_blocking_->setChecked(config.non_blocking);
+    copy_stream_->setCurrentText(QString::fromStdString(to_string(config.copy_stream)));
     in_order_->setChecked(config.in_order);
     cpu_us_->setValue(config.cpu_us_per_sample);
     gpu_us_->setValue(config.gpu_us_per_batch);
@@ -322,6 +338,7 @@ LoaderConfig ControlPanel::config() const {
     c.dtype = parse_dtype(dtype_->currentText().toStdString()).value_or(DType::F32);
     c.pin_mode = parse_pin_mode(pin_mode_->currentText().toStdString()).value_or(PinMode::Pool);
     c.non_blocking = non_blocking_->isChecked();
+    c.copy_stream = parse_copy_stream(copy_stream_->currentText().toStdString()).value_or(CopyStream::Side);
     c.in_order = in_order_->isChecked();
     c.cpu_us_per_sample = cpu_us_->value();
     c.gpu_us_per_batch = gpu_us_->value();

@@ -84,6 +84,7 @@ private:
     QComboBox* dtype_;
     QComboBox* pin_mode_;
     QCheckBox* non_blocking_;
+    QComboBox* copy_stream_;
     QCheckBox* in_order_;
     QDoubleSpinBox* cpu_us_;
     QDoubleSpinBox* gpu_us_;

@@ -345,18 +345,22 @@ OpId CudaDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
     } else {
         op.end = take_event(false);
     }
-    // The buffer is rewritten only once the kernel that read its previous batch has finished.
-    check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(copy_stream_, buffer.consumed, 0); });
-    if (op.start) check("cudaEventRecord", [&] { return cudaEventRecord(op.start, copy_stream_); });
+    // On the compute stream the copy follows every kernel queued before it, as x.to("cuda") does in
+    // a plain loop; on the copy stream it waits only for the kernel that read this buffer last.
+    const bool on_compute = copies_on_ == CopyStream::Compute;
+    cudaStream_t stream = on_compute ? compute_stream_ : copy_stream_;
+    if (!on_compute)
+        check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(copy_stream_, buffer.consumed, 0); });
+    if (op.start) check("cudaEventRecord", [&] { return cudaEventRecord(op.start, stream); });
     check("cudaMemcpyAsync", [&] {
-        return cudaMemcpyAsync(buffer.data, source.ptr, source.bytes, cudaMemcpyHostToDevice, copy_stream_);
+        return cudaMemcpyAsync(buffer.data, source.ptr, source.bytes, cudaMemcpyHostToDevice, stream);
     });
-    check("cudaEventRecord", [&] { return cudaEventRecord(op.end, copy_stream_); });
-    check("cudaEventRecord", [&] { return cudaEventRecord(buffer.copied, copy_stream_); });
+    check("cudaEventRecord", [&] { return cudaEventRecord(op.end, stream); });
+    check("cudaEventRecord", [&] { return cudaEventRecord(buffer.copied, stream); });
     give_back.dismiss();
     std::lock_guard lock(ops_mutex_);
     op.id = next_id_++;
-    copy_targets_[op.id] = CopyTarget{index, source.bytes};
+    copy_targets_[op.id] = CopyTarget{index, source.bytes, on_compute};
     copies_.push_back(std::move(op));
     return copies_.back().id;
 }
@@ -387,7 +391,8 @@ OpId CudaDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_us) 
     launch.record = records_ + slot;
     launch.next_record = records_ + (slot + 1) % kRecordSlots;
     launch.stop = stop_flag_on_device_;
-    check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(compute_stream_, buffer.copied, 0); });
+    if (!target.on_compute_stream)
+        check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(compute_stream_, buffer.copied, 0); });
     check("cudaEventRecord", [&] { return cudaEventRecord(op.start, compute_stream_); });
     check("cudaLaunchCooperativeKernel", [&] { return launch_consume(launch, grid_, compute_stream_); });
     check("cudaEventRecord", [&] { return cudaEventRecord(op.end, compute_stream_); });

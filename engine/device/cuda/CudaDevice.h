@@ -1,5 +1,6 @@
 #pragma once
-// The real GPU behind the Device interface: a copy stream, a compute stream, pinned memory from
+// The real GPU behind the Device interface: a copy stream (or the compute stream, as a plain loop
+// copies), a compute stream, pinned memory from
 // cudaHostAlloc / cudaHostRegister, and every op's GPU times from CUDA events put on the host's
 // steady clock (CudaClock). Only engine/device/cuda includes CUDA headers; the rest of the engine
 // reaches this through DeviceFactory.
@@ -54,6 +55,7 @@ public:
     void free_pinned(const PinnedAllocation& allocation) override;
     bool register_host(void* ptr, std::size_t bytes) override;
     void unregister_host(void* ptr, std::size_t bytes) override;
+    void set_copy_stream(CopyStream stream) override { copies_on_ = stream; }
     OpId copy_to_device(const HostSource& source, std::uint64_t batch) override;
     OpId launch_compute(OpId after, std::uint64_t batch, double gpu_us) override;
     bool is_complete(OpId op) override;
@@ -83,6 +85,7 @@ private:
     struct CopyTarget {
         std::size_t buffer = 0;
         std::uint64_t bytes = 0;
+        bool on_compute_stream = false;  // then its kernel follows it in stream order, with no event to wait on
     };
     struct DeviceBuffer {
         void* data = nullptr;
@@ -101,6 +104,7 @@ private:
 
     const int ordinal_;
     bool time_copies_ = true;
+    CopyStream copies_on_ = CopyStream::Side;
     PinnedPlacement placement_;
     std::mutex placed_mutex_;
     std::unordered_set<void*> placed_;  // allocations made by mmap + mbind + cudaHostRegister

@@ -118,7 +118,9 @@ OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, T
     {
         std::lock_guard lock(mutex_);
         TimeNs start = std::max({issued, copy_engine_free_at_});
-        if (!source.pinned && !profile_.pageable_overlaps_compute) start = std::max(start, sms_free_at_);
+        // In stream order behind the kernels queued before it; a pageable copy on such a device too.
+        if (copies_on_ == CopyStream::Compute || (!source.pinned && !profile_.pageable_overlaps_compute))
+            start = std::max(start, sms_free_at_);
         const TimeNs end = start + duration;
         copy_engine_free_at_ = end;
         id = next_op_++;

@@ -2,8 +2,9 @@
 // The GPU modelled from a hardware profile, for machines without an NVIDIA GPU.
 //
 // The copy engine and the SMs are modelled as two in-order streams whose operations are scheduled
-// when they are issued: a copy starts when the copy engine is free (and, for a pageable copy on a
-// device that cannot overlap them, when every kernel issued before it has finished), and lasts
+// when they are issued: a copy starts when the copy engine is free (and, for a copy queued on the
+// compute stream or a pageable copy on a device that cannot overlap them, when every kernel issued
+// before it has finished), and lasts
 // size / bandwidth(size, pinned); a kernel starts after its copy and the previous kernel, and lasts
 // its read of the batch plus the configured time. An operation is complete once the host clock
 // passes its modelled end. A pageable copy holds the caller while the driver would stage it.
@@ -43,6 +44,7 @@ public:
     void free_pinned(const PinnedAllocation& allocation) override;
     bool register_host(void* ptr, std::size_t bytes) override;
     void unregister_host(void* ptr, std::size_t bytes) override;
+    void set_copy_stream(CopyStream stream) override { copies_on_ = stream; }
     OpId copy_to_device(const HostSource& source, std::uint64_t batch) override;
     OpId launch_compute(OpId after, std::uint64_t batch, double gpu_us) override;
     bool is_complete(OpId op) override;
@@ -71,6 +73,7 @@ private:
     std::shared_ptr<ModelLag> lag_;
     PinnedPlacement placement_;
     PagePopulator populator_;
+    CopyStream copies_on_ = CopyStream::Side;  // the consumer's: only it sets it and copies
     mutable std::mutex mutex_;
     OpId next_op_ = 1;
     TimeNs copy_engine_free_at_ = 0;
