@@ -142,10 +142,14 @@ private slots:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QSignalSpy edited(&panel, &ui::ControlPanel::configEdited);
+        const auto where = [&panel] { return panel.prefetch_factor()->mapTo(&panel, QPoint(0, 0)); };
+        const QPoint before = where();
 
         type_into(panel.prefetch_factor(), QStringLiteral("12"));
         QCOMPARE(panel.prefetch_factor()->value(), 12);
         QVERIFY(panel.applies_after_pause());
+        QTRY_VERIFY(panel.issue_label()->height() > 100);  // laid out
+        QTRY_COMPARE(where(), before);  // the message came in above; the spin box did not move
         QVERIFY2(panel.issue_text().startsWith(QStringLiteral("Cannot apply prefetch_factor: 6 → 12:")), qPrintable(panel.issue_text()));
         panel.flush();  // the pause ends
         QCOMPARE(edited.count(), 0);

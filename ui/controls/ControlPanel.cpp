@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
@@ -130,6 +131,13 @@ void ControlPanel::build() {
     scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll_->setMinimumWidth(300);
     layout->addWidget(scroll_, 1);
+    // The message line pushes the scroll area down as it comes and goes; the controls stay where
+    // they are on the screen (under the pointer, the one being typed into) by scrolling with it.
+    connect(scroll_->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] {
+        QScrollBar* bar = scroll_->verticalScrollBar();
+        bar->setValue(bar->value() + scroll_->y() - scroll_top_);
+        scroll_top_ = scroll_->y();
+    });
 }
 
 QWidget* ControlPanel::build_content() {

@@ -106,6 +106,7 @@ private:
     LoaderConfig applied_;  // also what the controls cannot show (an unset prefetch_factor)
     QString refusal_;       // the last refusal, until the next edit
     QStringList refused_fields_;
+    int scroll_top_ = 0;  // where the scroll area began, below the message line, when it last changed
     QTimer* debounce_;
     QScrollArea* scroll_;
     QWidget* content_;
