@@ -45,6 +45,13 @@ LoaderConfig eight_workers_prefetch_six() {
     return config;
 }
 
+// Whether all of `widget` shows in the panel's scroll area, not under the message above it.
+bool in_view(ui::ControlPanel& panel, QWidget* widget) {
+    QWidget* viewport = panel.scroll_area()->viewport();
+    const QRect rect(widget->mapTo(viewport, QPoint(0, 0)), widget->size());
+    return viewport->rect().contains(rect);
+}
+
 void type_into(QAbstractSpinBox* spin, const QString& text) {
     spin->selectAll();
     QTest::keyClicks(spin, text);
@@ -142,14 +149,15 @@ private slots:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QSignalSpy edited(&panel, &ui::ControlPanel::configEdited);
-        const auto where = [&panel] { return panel.prefetch_factor()->mapTo(&panel, QPoint(0, 0)); };
-        const QPoint before = where();
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        panel.prefetch_factor()->setFocus();
 
         type_into(panel.prefetch_factor(), QStringLiteral("12"));
         QCOMPARE(panel.prefetch_factor()->value(), 12);
         QVERIFY(panel.applies_after_pause());
-        QTRY_VERIFY(panel.issue_label()->height() > 100);  // laid out
-        QTRY_COMPARE(where(), before);  // the message came in above; the spin box did not move
+        // The message came in above; the spin box typed into is still in view, below it.
+        QTRY_VERIFY(in_view(panel, panel.prefetch_factor()));
         QVERIFY2(panel.issue_text().startsWith(QStringLiteral("Cannot apply prefetch_factor: 6 → 12:")), qPrintable(panel.issue_text()));
         panel.flush();  // the pause ends
         QCOMPARE(edited.count(), 0);
@@ -178,6 +186,28 @@ private slots:
         QCOMPARE(applied.prefetch_factor, std::optional<std::uint32_t>(6));
         QCOMPARE(applied.membind, MemoryPlacement::GpuLocal);
         QVERIFY(ui::marked_widgets(&panel).isEmpty());
+    }
+
+    // The message coming in above does not move the control typed into (when the panel can scroll).
+    void theControlTypedIntoStaysPutWhenTheMessageComes() {
+        ui::ControlPanel panel;
+        panel.set_config(test::live_config());
+        panel.resize(340, 700);
+        panel.show();
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        QSpinBox* batch = panel.batch_size();
+        batch->setFocus();
+        const auto where = [&] { return batch->mapTo(&panel, QPoint(0, 0)); };
+        const QPoint before = where();
+        type_into(batch, QStringLiteral("65536"));  // a 39 GB batch: not allowed
+        QVERIFY(!panel.valid());
+        QTRY_VERIFY(panel.issue_label()->height() > 50);
+        QTRY_COMPARE(where(), before);
+        QVERIFY(in_view(panel, batch));
+        panel.flush();  // refused: back to 64, the message stays
+        QCOMPARE(batch->value(), 64);
+        QTRY_COMPARE(where(), before);
     }
 
     // A CPU list is applied when its field is left, not while it is half typed.

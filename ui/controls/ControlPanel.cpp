@@ -1,5 +1,6 @@
 #include "controls/ControlPanel.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -132,11 +133,14 @@ void ControlPanel::build() {
     scroll_->setMinimumWidth(300);
     layout->addWidget(scroll_, 1);
     // The message line pushes the scroll area down as it comes and goes; the controls stay where
-    // they are on the screen (under the pointer, the one being typed into) by scrolling with it.
+    // they are on the screen (under the pointer, the one being typed into) by scrolling with it...
     connect(scroll_->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] {
         QScrollBar* bar = scroll_->verticalScrollBar();
         bar->setValue(bar->value() + scroll_->y() - scroll_top_);
         scroll_top_ = scroll_->y();
+        // ...unless it went under the message: then just below it.
+        QWidget* focus = QApplication::focusWidget();
+        if (focus != nullptr && content_->isAncestorOf(focus)) scroll_->ensureWidgetVisible(focus, 0, 8);
     });
 }
 

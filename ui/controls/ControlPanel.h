@@ -73,6 +73,7 @@ public:
     QCheckBox* pin_memory() const { return pin_memory_; }
     QSpinBox* num_workers() const { return workers_; }
     QSpinBox* prefetch_factor() const { return prefetch_; }
+    QSpinBox* batch_size() const { return batch_size_; }
     QComboBox* device() const { return device_; }
     NumaControls& numa() const { return *numa_; }
     // The run's topology (null before a run): the NUMA controls offer what it allows.
