@@ -9,6 +9,7 @@
 #include "BuildConfig.h"
 #include "config/ConfigError.h"
 #include "config/ConfigJson.h"
+#include "controls/ControlPanel.h"
 #include "numa/NumaPlan.h"
 #include "export/ImageExport.h"
 #include "input/UntrustedText.h"
@@ -95,7 +96,8 @@ ParseResult parse_command_line(const QStringList& arguments) {
         // bad input (exit 2) before the window opens, as in pinscope-cli.
         const std::string path = line.config.toStdString();
         try {
-            line.loaded_config = load_config_file(path);
+            // Keys the file leaves out keep the window's defaults: no run length means until Stop.
+            line.loaded_config = load_config_file(path, ui::ControlPanel::defaults());
             if (const auto issues = find_run_issues(*line.loaded_config); !issues.empty())
                 throw ConfigError(issues.front());
         } catch (const ConfigError& error) {

@@ -1,8 +1,14 @@
 // The window as a user drives it: it builds, a run fills the timeline within a second, toggling
-// pin_memory reconfigures the running engine and marks the timeline, bad values are explained and
-// not applied, freezing keeps the view while the engine runs, clicking a span highlights its batch.
+// pin_memory reconfigures the running engine and marks the timeline (the status line saying only
+// that), a refused value is said in view and the controls show what runs, freezing keeps the view
+// while the engine runs, clicking a span highlights its batch, a configuration file without a run
+// length runs until Stop.
 #include <QCheckBox>
+#include <QFile>
+#include <QLabel>
 #include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -102,16 +108,71 @@ private slots:
         QCOMPARE(window_->feed().engine_config().num_workers, 6u);
     }
 
-    void anInvalidValueIsExplainedAndNotApplied() {
+    // Prefetch 12 with 8 workers (pool) is refused: the reason is in view in the 1600x1000
+    // window, the spin box shows the 6 the engine runs, and a later unrelated change (pin_memory
+    // off, with which 12 would be allowed) does not bring 12 in with it.
+    void aRefusedValueIsInViewAndNotAppliedLater() {
+        LoaderConfig config = test::live_config(true, 8);
+        config.batch_size = 8;  // 8 MiB blocks: 51 fit 512 MiB, the 99 of prefetch 12 do not
+        config.prefetch_factor = 6;
+        config.pinned_budget_bytes = 512u << 20;
+        window_->set_config(config);
         start_and_wait_for_spans();
-        LoaderConfig huge = window_->controls().config();
-        huge.batch_size = 65536;  // 39 GB batches: more than the pinned budget allows
-        window_->controls().set_config(huge);
-        QVERIFY(!window_->controls().valid());
-        QVERIFY(window_->controls().issue_text().contains(QStringLiteral("pinned_budget_bytes")));
-        QTest::qWait(400);
-        QCOMPARE(window_->feed().engine_config().batch_size, 64u);
+        ui::ControlPanel& controls = window_->controls();
+        controls.prefetch_factor()->selectAll();
+        QTest::keyClicks(controls.prefetch_factor(), QStringLiteral("12"));
+        QVERIFY(controls.applies_after_pause());
+        controls.flush();  // the pause ends
+        QCOMPARE(controls.prefetch_factor()->value(), 6);
+        QCOMPARE(window_->feed().engine_config().prefetch_factor, std::optional<std::uint32_t>(6));
         QVERIFY(window_->feed().running());
+        const QLabel* message = controls.issue_label();
+        QVERIFY2(message->text().startsWith(QStringLiteral("Not applied: prefetch_factor: 6 → 12")), qPrintable(message->text()));
+        QVERIFY(message->text().contains(QStringLiteral("pinned_budget_bytes")));
+        QVERIFY(message->isVisible());
+        QVERIFY(!message->visibleRegion().isEmpty());
+        QVERIFY(window_->rect().contains(QRect(message->mapTo(window_.get(), QPoint(0, 0)), message->size())));
+
+        controls.pin_memory()->click();
+        controls.flush();
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->feed().engine_config().pin_memory, 3000);
+        QCOMPARE(window_->feed().engine_config().prefetch_factor, std::optional<std::uint32_t>(6));
+        QCOMPARE(controls.prefetch_factor()->value(), 6);
+        QVERIFY(controls.issue_text().isEmpty());
+    }
+
+    // With device auto the engine runs "emulated" (or "cuda:0"); a change of pin_memory says just that.
+    void aChangeSaysOnlyWhatChanged() {
+        LoaderConfig config = test::live_config();
+        config.device = "auto";
+        window_->set_config(config);
+        start_and_wait_for_spans();
+        QVERIFY(window_->feed().engine_config().device != "auto");
+        window_->controls().pin_memory()->click();
+        window_->controls().flush();
+        QCOMPARE(window_->statusBar()->currentMessage(), QStringLiteral("Reconfiguring: pin_memory: on → off"));
+        QCOMPARE(window_->controls().device()->currentData().toString(), QStringLiteral("auto"));
+    }
+
+    // The window's own default is to run until Stop: a file without seconds or batches keeps it;
+    // a file that sets one keeps that.
+    void aConfigurationFileWithoutARunLengthRunsUntilStop() {
+        QTemporaryDir dir;
+        const auto file = [&](const QString& name, const QByteArray& json) {
+            QFile out(dir.filePath(name));
+            return out.open(QIODevice::WriteOnly) && out.write(json) == json.size() ? dir.filePath(name) : QString();
+        };
+        QVERIFY(window_->open_config_file(file(QStringLiteral("batches.json"), R"({"batches": 100})")));
+        QCOMPARE(window_->controls().applied().batches, std::optional<std::uint64_t>(100));
+        QVERIFY(!window_->controls().applied().seconds);
+        QVERIFY(window_->open_config_file(file(QStringLiteral("seconds.json"), R"({"seconds": 5})")));
+        QCOMPARE(window_->controls().applied().seconds, std::optional<double>(5));
+        QVERIFY(window_->open_config_file(file(QStringLiteral("workers.json"), R"({"num_workers": 2, "device": "emulated"})")));
+        QCOMPARE(window_->controls().applied().num_workers, 2u);
+        QCOMPARE(window_->controls().applied().seconds, std::optional<double>(ui::ControlPanel::kUntilStoppedSeconds));
+        QVERIFY(!window_->controls().applied().batches);
+        QVERIFY(window_->start());
+        QCOMPARE(window_->feed().engine_config().seconds, std::optional<double>(ui::ControlPanel::kUntilStoppedSeconds));
     }
 
     void freezingKeepsTheViewWhileTheEngineRuns() {

@@ -1,6 +1,7 @@
 #include "UiTestSupport.h"
 
 #include <QApplication>
+#include <QWheelEvent>
 
 #include "controls/ControlPanel.h"
 #include "style/AppStyle.h"
@@ -49,6 +50,24 @@ std::vector<Span> synthetic_spans(std::size_t count, TimeNs origin, TimeNs perio
     }
     spans.resize(count);
     return spans;
+}
+
+QWidget* turn_wheel(QWidget* target, QPoint pos, int angle) {
+    QWidget* widget = target;
+    QPointF at(pos);
+    if (QWidget* child = target->childAt(pos)) {
+        widget = child;
+        at = child->mapFrom(target, QPointF(pos));
+    }
+    const QPointF global = widget->mapToGlobal(at);
+    for (;;) {
+        QWheelEvent event(at, global, QPoint(), QPoint(0, angle), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(widget, &event);
+        if (event.isAccepted()) return widget;
+        if (widget->isWindow() || widget->parentWidget() == nullptr) return nullptr;
+        at += widget->pos();
+        widget = widget->parentWidget();
+    }
 }
 
 double grey_variance(const QImage& image, const QRect& region) {

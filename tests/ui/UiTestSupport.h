@@ -25,6 +25,12 @@ ui::WindowOptions quiet_window();
 // batch every `period`, about `count` spans in all, starting at `origin`.
 std::vector<Span> synthetic_spans(std::size_t count, TimeNs origin, TimeNs period = 2'500'000, std::uint16_t workers = 4);
 
+// A turn of the mouse wheel at `pos` in `target` (angle in eighths of a degree; 120 is one notch,
+// positive away from the user), delivered as Qt delivers a real one: to the widget under the
+// pointer, then to its parents until one accepts it. Returns that widget, or null if none did.
+// (Qt propagates only wheel events that come from the window system; QTest has none to send.)
+QWidget* turn_wheel(QWidget* target, QPoint pos, int angle);
+
 // Variance of the grey level of the pixels in `region`: near 0 for a blank area.
 double grey_variance(const QImage& image, const QRect& region);
 

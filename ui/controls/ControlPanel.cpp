@@ -1,5 +1,6 @@
 #include "controls/ControlPanel.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -8,7 +9,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpressionValidator>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
@@ -18,8 +21,11 @@
 #include <cmath>
 
 #include "config/ConfigValidation.h"
+#include "controls/ConfigChanges.h"
 #include "controls/DeviceChoices.h"
+#include "controls/FieldMarks.h"
 #include "controls/NumaControls.h"
+#include "controls/WheelGuard.h"
 #include "memory/PinnedPool.h"
 #include "numa/NumaPlan.h"
 #include "plots/ByteFormat.h"
@@ -36,6 +42,18 @@ const DType kDTypes[] = {DType::F32, DType::F16, DType::BF16, DType::U8, DType::
 const PinMode kPinModes[] = {PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker};
 const CopyStream kCopyStreams[] = {CopyStream::Side, CopyStream::Compute};
 
+const QRegularExpression& shape_pattern() {
+    static const QRegularExpression pattern(QStringLiteral("^[1-9][0-9]{0,6}(x[1-9][0-9]{0,6}){0,7}$"));
+    return pattern;
+}
+
+// The configuration key a message from find_config_issues or find_numa_issues is about:
+// "sample_shape" for "sample_shape[1]: 0 is not allowed; ...".
+QString field_of(const QString& message) {
+    QString field = message.section(QLatin1Char(':'), 0, 0);
+    return field.left(field.indexOf(QLatin1Char('[')));
+}
+
 QString tip_pin_memory() {
     return QStringLiteral("Copy each batch into page-locked (pinned) host memory, so that its copy to the GPU can "
                           "run asynchronously (PyTorch's pin_memory)");
@@ -51,11 +69,12 @@ QLabel* big_label(const QString& text, const QString& tip) {
     auto* label = new QLabel(text);
     label->setFont(app_font(12, true));
     label->setToolTip(tip);
+    tag_fields(label, {text});
     return label;
 }
 
 // A spin box and a slider showing one value; the spin box allows more than the slider shows.
-QWidget* spin_with_slider(QSpinBox* spin, QSlider* slider, const QString& tip) {
+QWidget* spin_with_slider(QSpinBox* spin, QSlider* slider, const QString& tip, const QStringList& label_fields) {
     auto* row = new QWidget;
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -64,6 +83,7 @@ QWidget* spin_with_slider(QSpinBox* spin, QSlider* slider, const QString& tip) {
     spin->setMinimumHeight(30);
     spin->setToolTip(tip);
     slider->setToolTip(tip);
+    tag_fields(spin, label_fields);
     slider->setMinimumHeight(26);
     layout->addWidget(slider, 1);
     layout->addWidget(spin);
@@ -77,44 +97,82 @@ QWidget* spin_with_slider(QSpinBox* spin, QSlider* slider, const QString& tip) {
 
 }  // namespace
 
+LoaderConfig ControlPanel::defaults() {
+    LoaderConfig config;
+    config.device = default_device();
+    config.seconds = kUntilStoppedSeconds;
+    return config;
+}
+
 ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent), debounce_(new QTimer(this)) {
     debounce_->setSingleShot(true);
     debounce_->setInterval(kDebounceMs);
-    connect(debounce_, &QTimer::timeout, this, &ControlPanel::announce);
+    connect(debounce_, &QTimer::timeout, this, &ControlPanel::commit);
     build();
-    set_config([] {
-        LoaderConfig config;
-        config.device = default_device();
-        config.seconds = kUntilStoppedSeconds;
-        return config;
-    }());
+    WheelGuard::install(this);
+    set_config(defaults());
 }
 
+// The message line on top, outside the scroll area, so that it is in view wherever the panel is
+// scrolled to; the controls scroll under it.
 void ControlPanel::build() {
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    issue_ = new QLabel;
+    issue_->setWordWrap(true);
+    issue_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    issue_->setStyleSheet(QStringLiteral("QLabel { color: #B3261E; background: #FDECEA; border: 1px solid #F5C2C0; "
+                                         "border-radius: 4px; padding: 6px; margin: 6px 8px 2px 8px; }"));
+    issue_->hide();
+    layout->addWidget(issue_);
+    scroll_ = new QScrollArea;
+    scroll_->setWidget(build_content());
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll_->setMinimumWidth(300);
+    layout->addWidget(scroll_, 1);
+    // The message line pushes the scroll area down as it comes and goes; the controls stay where
+    // they are on the screen (under the pointer, the one being typed into) by scrolling with it...
+    connect(scroll_->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] {
+        QScrollBar* bar = scroll_->verticalScrollBar();
+        bar->setValue(bar->value() + scroll_->y() - scroll_top_);
+        scroll_top_ = scroll_->y();
+        // ...unless it went under the message: then just below it.
+        QWidget* focus = QApplication::focusWidget();
+        if (focus != nullptr && content_->isAncestorOf(focus)) scroll_->ensureWidgetVisible(focus, 0, 8);
+    });
+}
+
+QWidget* ControlPanel::build_content() {
+    content_ = new QWidget;
+    content_->setMinimumWidth(0);  // follows the dock's width; the fields wrap and shrink
+    // The mark of a control whose edit cannot apply or was refused (FieldMarks).
+    content_->setStyleSheet(QStringLiteral(
+        "QLabel[refused=\"true\"], QCheckBox[refused=\"true\"] { color: #B3261E; }"
+        "QAbstractSpinBox[refused=\"true\"], QComboBox[refused=\"true\"], QLineEdit[refused=\"true\"] "
+        "{ border: 2px solid #B3261E; border-radius: 3px; background: #FDECEA; }"));
+    auto* layout = new QVBoxLayout(content_);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(10);
     layout->addWidget(build_primary());
     layout->addWidget(build_details());
     numa_ = new NumaControls;
     connect(numa_, &NumaControls::edited, this, &ControlPanel::edited);
+    connect(numa_, &NumaControls::typing, this, &ControlPanel::typing);
+    connect(numa_, &NumaControls::typingFinished, this, &ControlPanel::commit);
     layout->addWidget(numa_);
     batch_info_ = new QLabel;
     batch_info_->setWordWrap(true);
     batch_info_->setStyleSheet(QStringLiteral("color: #4A525C;"));
     layout->addWidget(batch_info_);
-    issue_ = new QLabel;
-    issue_->setWordWrap(true);
-    issue_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    issue_->setStyleSheet(QStringLiteral("QLabel { color: #B3261E; background: #FDECEA; border: 1px solid #F5C2C0; "
-                                         "border-radius: 4px; padding: 6px; }"));
-    issue_->hide();
-    layout->addWidget(issue_);
     reset_ = new QPushButton(QStringLiteral("Reset to defaults"));
     reset_->setToolTip(QStringLiteral("Every field back to PyTorch's defaults and this app's default device"));
     connect(reset_, &QPushButton::clicked, this, &ControlPanel::resetRequested);
     layout->addWidget(reset_);
     layout->addStretch(1);
+    return content_;
 }
 
 QWidget* ControlPanel::build_primary() {
@@ -126,6 +184,7 @@ QWidget* ControlPanel::build_primary() {
     pin_memory_->setFont(app_font(13, true));
     pin_memory_->setToolTip(tip_pin_memory());
     pin_memory_->setStyleSheet(QStringLiteral("QCheckBox::indicator { width: 20px; height: 20px; }"));
+    tag_fields(pin_memory_, {QStringLiteral("pin_memory")});
     grid->addWidget(pin_memory_);
     grid->addSpacing(6);
 
@@ -135,7 +194,7 @@ QWidget* ControlPanel::build_primary() {
     workers_slider_->setRange(0, 16);
     workers_slider_->setPageStep(2);
     grid->addWidget(big_label(QStringLiteral("num_workers"), tip_workers()));
-    grid->addWidget(spin_with_slider(workers_, workers_slider_, tip_workers()));
+    grid->addWidget(spin_with_slider(workers_, workers_slider_, tip_workers(), {QStringLiteral("num_workers")}));
     grid->addSpacing(4);
 
     prefetch_ = new QSpinBox;
@@ -143,7 +202,7 @@ QWidget* ControlPanel::build_primary() {
     prefetch_slider_ = new QSlider(Qt::Horizontal);
     prefetch_slider_->setRange(1, 16);
     grid->addWidget(big_label(QStringLiteral("prefetch_factor"), tip_prefetch()));
-    grid->addWidget(spin_with_slider(prefetch_, prefetch_slider_, tip_prefetch()));
+    grid->addWidget(spin_with_slider(prefetch_, prefetch_slider_, tip_prefetch(), {QStringLiteral("prefetch_factor")}));
 
     connect(pin_memory_, &QCheckBox::toggled, this, &ControlPanel::edited);
     connect(workers_, &QSpinBox::valueChanged, this, &ControlPanel::edited);
@@ -157,11 +216,13 @@ QWidget* ControlPanel::build_details() {
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
     form->setLabelAlignment(Qt::AlignRight);
-    const auto add = [&](const QString& name, QWidget* field, const QString& tip) {
+    // A row named by its configuration key (marked when its edit cannot apply), unless `keys` says otherwise.
+    const auto add = [&](const QString& name, QWidget* field, const QString& tip, const QStringList& keys = {}) {
         field->setToolTip(tip);
         field->setMinimumWidth(60);  // the dock stays narrow; spin boxes would size for their largest value
         auto* label = new QLabel(name);
         label->setToolTip(tip);
+        for (QWidget* w : {field, static_cast<QWidget*>(label)}) tag_fields(w, keys.isEmpty() ? QStringList{name} : keys);
         form->addRow(label, field);
     };
 
@@ -179,8 +240,6 @@ QWidget* ControlPanel::build_details() {
     add(QStringLiteral("batch_size"), batch_size_, QStringLiteral("Samples per batch"));
 
     sample_shape_ = new QLineEdit;
-    sample_shape_->setValidator(new QRegularExpressionValidator(
-        QRegularExpression(QStringLiteral("[1-9][0-9]{0,6}(x[1-9][0-9]{0,6}){0,7}")), sample_shape_));
     add(QStringLiteral("sample_shape"), sample_shape_, QStringLiteral("One sample's dimensions, e.g. 3x224x224"));
 
     dtype_ = new QComboBox;
@@ -249,7 +308,8 @@ QWidget* ControlPanel::build_details() {
         QStringLiteral("default (%1)").arg(memory_text(static_cast<double>(default_pinned_budget()))));
     add(QStringLiteral("pinned budget"), budget_mib_,
         QStringLiteral("Most page-locked memory the run may hold (pinned_budget_bytes); default: a quarter of "
-                       "physical memory"));
+                       "physical memory"),
+        {QStringLiteral("pinned_budget_bytes")});
 
     auto* length = new QWidget;
     auto* length_layout = new QHBoxLayout(length);
@@ -263,7 +323,10 @@ QWidget* ControlPanel::build_details() {
     length_kind_->setMinimumWidth(50);
     length_layout->addWidget(length_kind_);
     length_layout->addWidget(length_value_, 1);
-    add(QStringLiteral("run length"), length, QStringLiteral("How long a run lasts: until Stop, seconds or batches"));
+    add(QStringLiteral("run length"), length, QStringLiteral("How long a run lasts: until Stop, seconds or batches"),
+        {QStringLiteral("seconds"), QStringLiteral("batches")});
+    for (QWidget* w : {static_cast<QWidget*>(length_kind_), static_cast<QWidget*>(length_value_)})
+        tag_fields(w, {QStringLiteral("seconds"), QStringLiteral("batches")});
 
     for (QSpinBox* spin : {batch_size_, budget_mib_}) connect(spin, &QSpinBox::valueChanged, this, &ControlPanel::edited);
     for (QDoubleSpinBox* spin : {cpu_us_, gpu_us_, length_value_})
@@ -271,7 +334,8 @@ QWidget* ControlPanel::build_details() {
     for (QComboBox* combo : {device_, dtype_, pin_mode_, copy_stream_, host_, length_kind_})
         connect(combo, &QComboBox::currentIndexChanged, this, &ControlPanel::edited);
     for (QCheckBox* check : {non_blocking_, in_order_}) connect(check, &QCheckBox::toggled, this, &ControlPanel::edited);
-    connect(sample_shape_, &QLineEdit::textEdited, this, &ControlPanel::edited);
+    connect(sample_shape_, &QLineEdit::textEdited, this, &ControlPanel::typing);
+    connect(sample_shape_, &QLineEdit::editingFinished, this, &ControlPanel::commit);
     return box;
 }
 
@@ -286,8 +350,15 @@ void ControlPanel::select_device(const std::string& device) {
 }
 
 void ControlPanel::set_config(const LoaderConfig& config) {
+    applied_ = config;
+    show_config(config);
+    refusal_.clear();
+    refused_fields_.clear();
+    update_derived();
+}
+
+void ControlPanel::show_config(const LoaderConfig& config) {
     loading_ = true;
-    shown_ = config;
     pin_memory_->setChecked(config.pin_memory);
     workers_->setValue(static_cast<int>(config.num_workers));
     prefetch_->setValue(static_cast<int>(config.prefetch_factor.value_or(2)));
@@ -315,26 +386,26 @@ void ControlPanel::set_config(const LoaderConfig& config) {
     }
     numa_->show_config(config);
     loading_ = false;
+    pending_ = false;
     debounce_->stop();
-    update_derived();
 }
 
 LoaderConfig ControlPanel::config() const {
-    LoaderConfig c = shown_;
+    LoaderConfig c = applied_;
     c.pin_memory = pin_memory_->isChecked();
     c.num_workers = static_cast<std::uint32_t>(workers_->value());
     if (c.num_workers == 0) {
         c.prefetch_factor.reset();  // PyTorch allows it only with workers
     } else {
         const auto value = static_cast<std::uint32_t>(prefetch_->value());
-        const bool still_default = !shown_.prefetch_factor && value == 2;
+        const bool still_default = !applied_.prefetch_factor && value == 2;
         c.prefetch_factor = still_default ? std::nullopt : std::optional<std::uint32_t>(value);
     }
     c.device = device_->currentData().toString().toStdString();
     c.batch_size = static_cast<std::uint32_t>(batch_size_->value());
-    c.sample_shape.clear();
-    for (const QString& part : sample_shape_->text().split(QLatin1Char('x'), Qt::SkipEmptyParts))
-        c.sample_shape.push_back(part.toUInt());
+    c.sample_shape.clear();  // text that is not a shape shows as none (text_issues says why)
+    if (shape_pattern().match(sample_shape_->text()).hasMatch())
+        for (const QString& part : sample_shape_->text().split(QLatin1Char('x'))) c.sample_shape.push_back(part.toUInt());
     c.dtype = parse_dtype(dtype_->currentText().toStdString()).value_or(DType::F32);
     c.pin_mode = parse_pin_mode(pin_mode_->currentText().toStdString()).value_or(PinMode::Pool);
     c.non_blocking = non_blocking_->isChecked();
@@ -368,7 +439,29 @@ std::vector<ConfigIssue> ControlPanel::engine_issues(const LoaderConfig& config)
     return issues;
 }
 
-bool ControlPanel::valid() const { return engine_issues(config()).empty() && numa_->issues().empty(); }
+// A CPU list or a shape that does not parse is explained with what was typed; the engine's word
+// on that field goes.
+QStringList ControlPanel::problems(const LoaderConfig& config) const {
+    const QStringList typed = text_issues();
+    QStringList messages;
+    for (const auto& issue : engine_issues(config)) {
+        const QString message = QString::fromStdString(issue.message());
+        const QString field = field_of(message);
+        if (std::none_of(typed.begin(), typed.end(), [&](const QString& m) { return field_of(m) == field; }))
+            messages << message;
+    }
+    return messages << typed;
+}
+
+QStringList ControlPanel::text_issues() const {
+    QStringList out;
+    if (!shape_pattern().match(sample_shape_->text()).hasMatch())
+        out << QStringLiteral("sample_shape: “%1” is not a shape; write it like 3x224x224 (1 to 8 sizes from 1 to 9999999)")
+                   .arg(sample_shape_->text());
+    return out << numa_->issues();
+}
+
+bool ControlPanel::valid() const { return problems(config()).isEmpty(); }
 
 void ControlPanel::set_run_topology(std::shared_ptr<const MachineTopology> topology) {
     if (numa_->set_run_topology(std::move(topology))) update_derived();
@@ -386,18 +479,25 @@ void ControlPanel::update_derived() {
     length_value_->setEnabled(length_kind_->currentIndex() != 0);
     length_value_->setDecimals(length_kind_->currentIndex() == 2 ? 0 : 1);
 
-    const auto issues = engine_issues(c);
-    // A CPU list that does not parse is explained with what was typed; the engine's word on that field goes.
-    const QStringList numa_issues = numa_->issues();
-    QStringList messages;
-    for (const auto& issue : issues) {
-        const QString field = QString::fromStdString(issue.field) + QLatin1Char(':');
-        if (std::none_of(numa_issues.begin(), numa_issues.end(), [&](const QString& m) { return m.startsWith(field); }))
-            messages << QString::fromStdString(issue.message());
+    // The message on top: the last refusal, or why what the controls show cannot run. Marked are
+    // the controls of the edit that cannot apply or was refused, else those the reasons name.
+    QStringList text;
+    QStringList marked = refused_fields_;
+    if (!refusal_.isEmpty()) text << refusal_;
+    if (const QStringList reasons = problems(c); !reasons.isEmpty()) {
+        const QStringList edited = changed_fields(applied_, c);
+        if (pending_ && !edited.isEmpty()) {
+            text << QStringLiteral("Cannot apply %1:").arg(change_text(applied_, c));
+            marked << edited;
+        } else {
+            text << QStringLiteral("This configuration cannot run:");
+            for (const QString& reason : reasons) marked << field_of(reason);
+        }
+        text << reasons;
     }
-    messages << numa_issues;
-    issue_->setText(messages.join(QStringLiteral("\n\n")));
-    issue_->setVisible(!messages.empty());
+    issue_->setText(text.join(QStringLiteral("\n\n")));
+    issue_->setVisible(!text.isEmpty());
+    mark_fields(content_, marked);
 
     if (c.sample_shape.empty()) {
         batch_info_->clear();
@@ -414,23 +514,51 @@ void ControlPanel::update_derived() {
 
 void ControlPanel::edited() {
     if (loading_) return;
+    pending_ = true;
+    refusal_.clear();  // a new edit: its own check replaces the last refusal
+    refused_fields_.clear();
     update_derived();
-    if (valid()) debounce_->start();
-    else debounce_->stop();
+    debounce_->start();
 }
 
-void ControlPanel::flush() {
-    if (debounce_->isActive()) {
-        debounce_->stop();
-        announce();
+// Typing in a text field: checked as typed, applied when the field is left or Enter pressed, so
+// that half a CPU list is neither applied nor refused.
+void ControlPanel::typing() {
+    if (loading_) return;
+    pending_ = true;
+    refusal_.clear();
+    refused_fields_.clear();
+    debounce_->stop();
+    update_derived();
+}
+
+bool ControlPanel::applies_after_pause() const { return debounce_->isActive(); }
+
+void ControlPanel::flush() { commit(); }
+
+void ControlPanel::commit() {
+    debounce_->stop();
+    if (!pending_) return;
+    pending_ = false;
+    const LoaderConfig proposal = config();
+    if (proposal == applied_) {  // changed and changed back: nothing to apply
+        update_derived();
+        return;
     }
+    if (const QStringList reasons = problems(proposal); !reasons.isEmpty()) {
+        refuse(proposal, reasons.join(QStringLiteral("\n\n")));
+        return;
+    }
+    emit configEdited(proposal);
 }
 
-void ControlPanel::announce() {
-    if (!valid()) return;
-    const LoaderConfig c = config();
-    shown_ = c;
-    emit configEdited(c);
+void ControlPanel::refuse(const LoaderConfig& refused, const QString& why) {
+    const QString change = change_text(applied_, refused);
+    refused_fields_ = changed_fields(applied_, refused);
+    show_config(applied_);
+    refusal_ = QStringLiteral("Not applied: %1\n\n%2\n\nThe controls show the configuration in effect.")
+                   .arg(change.isEmpty() ? QStringLiteral("the edit") : change, why);
+    update_derived();
 }
 
 }  // namespace pinscope::ui

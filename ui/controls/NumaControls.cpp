@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "controls/DeviceChoices.h"
+#include "controls/FieldMarks.h"
 
 namespace pinscope::ui {
 
@@ -85,11 +86,13 @@ NumaControls::NumaControls(QWidget* parent) : QGroupBox(QStringLiteral("NUMA pla
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
     form->setLabelAlignment(Qt::AlignRight);
-    const auto add = [&](const QString& name, QWidget* field, const QString& tip) {
+    // A row showing the configuration key `key` (marked when its edit cannot apply).
+    const auto add = [&](const QString& name, const char* key, QWidget* field, const QString& tip) {
         field->setToolTip(tip);
         field->setMinimumWidth(60);
         auto* label = new QLabel(name);
         label->setToolTip(tip);
+        for (QWidget* w : {field, static_cast<QWidget*>(label)}) tag_fields(w, {QString::fromUtf8(key)});
         form->addRow(label, field);
     };
 
@@ -100,24 +103,28 @@ NumaControls::NumaControls(QWidget* parent) : QGroupBox(QStringLiteral("NUMA pla
     for (const std::string& name : shipped_topology_names())
         topology_->addItem(topology_label(name), QString::fromStdString(name));
     topology_->addItem(QStringLiteral("Load XML file…"), kLoadFile);
-    add(QStringLiteral("topology"), topology_,
+    add(QStringLiteral("topology"), "topology_xml", topology_,
         QStringLiteral("The machine the run's threads and pages are placed on: this one, or an hwloc XML topology of "
                        "another (the emulated device then models the placements)"));
 
     gpu_ = new QComboBox;
     gpu_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     gpu_->setMinimumContentsLength(10);
-    add(QStringLiteral("GPU"), gpu_, QStringLiteral("Which GPU of the loaded topology the emulated device stands for"));
+    add(QStringLiteral("GPU"), "gpu_pci_bus_id", gpu_, QStringLiteral("Which GPU of the loaded topology the emulated device stands for"));
 
     const QString bind_tips[] = {QStringLiteral("Where the worker threads may run"),
                                  QStringLiteral("Where the pin thread may run"),
                                  QStringLiteral("Where the consumer (the training loop's thread) may run")};
     const QString bind_labels[] = {QStringLiteral("bind workers"), QStringLiteral("bind pin thread"), QStringLiteral("bind consumer")};
-    for (std::size_t i = 0; i < binds_.size(); ++i) add(bind_labels[i], build_bind_row(binds_[i]), bind_tips[i]);
+    for (std::size_t i = 0; i < binds_.size(); ++i) {
+        add(bind_labels[i], kBindingFields[i].name, build_bind_row(binds_[i]), bind_tips[i]);
+        for (QWidget* w : {static_cast<QWidget*>(binds_[i].policy), static_cast<QWidget*>(binds_[i].cpus)})
+            tag_fields(w, {QString::fromUtf8(kBindingFields[i].name)});
+    }
 
     membind_ = new QComboBox;
     fill(membind_, kMembindChoices);
-    add(QStringLiteral("membind"), membind_, QStringLiteral("Where the pages of pinned blocks are placed before they are locked"));
+    add(QStringLiteral("membind"), "membind", membind_, QStringLiteral("Where the pages of pinned blocks are placed before they are locked"));
 
     note_ = new QLabel;
     note_->setWordWrap(true);
@@ -149,9 +156,16 @@ QWidget* NumaControls::build_bind_row(BindRow& row) {
     layout->addWidget(row.cpus, 2);
     connect(row.policy, &QComboBox::currentIndexChanged, this, [this, cpus = row.cpus](int index) {
         cpus->setVisible(index == kCpuList);
-        if (!loading_) emit edited();
+        if (loading_) return;
+        if (index == kCpuList && !parse_cpu_list(cpus->text().toStdString())) {
+            cpus->setFocus(Qt::OtherFocusReason);  // the list is typed next; the choice applies with it
+            emit typing();
+        } else {
+            emit edited();
+        }
     });
-    connect(row.cpus, &QLineEdit::textEdited, this, [this] { emit edited(); });
+    connect(row.cpus, &QLineEdit::textEdited, this, &NumaControls::typing);
+    connect(row.cpus, &QLineEdit::editingFinished, this, &NumaControls::typingFinished);
     return widget;
 }
 

@@ -48,7 +48,11 @@ public:
     QLineEdit* bind_cpus(HostLane lane) const { return binds_[static_cast<std::size_t>(lane)].cpus; }
 
 signals:
+    // A choice changed: applied after the panel's pause.
     void edited();
+    // A CPU list is being typed (or "CPU list…" was just chosen): applied once typingFinished.
+    void typing();
+    void typingFinished();
 
 private:
     struct BindRow {

@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -22,6 +21,7 @@
 #endif
 #include "config/ConfigJson.h"
 #include "config/ConfigValidation.h"
+#include "controls/ConfigChanges.h"
 #include "controls/ControlPanel.h"
 #include "controls/DeviceChoices.h"
 #include "device/DeviceFactory.h"
@@ -42,16 +42,6 @@
 #include "window/PlotGrid.h"
 
 namespace pinscope::ui {
-
-namespace {
-
-QString join_changes(const LoaderConfig& before, const LoaderConfig& after) {
-    QStringList parts;
-    for (const auto& line : describe_changes(before, after)) parts << QString::fromStdString(line);
-    return parts.join(QStringLiteral(", ")).replace(QStringLiteral(" -> "), QStringLiteral(" → "));
-}
-
-}  // namespace
 
 MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     : QMainWindow(parent),
@@ -79,16 +69,9 @@ MainWindow::~MainWindow() { feed_.stop(); }
 
 void MainWindow::build_layout() {
     controls_ = new ControlPanel;
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(controls_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(300);
-    controls_->setMinimumWidth(0);
     auto* dock = new QDockWidget(QStringLiteral("Configuration"), this);
     dock->setObjectName(QStringLiteral("configuration"));
-    dock->setWidget(scroll);
+    dock->setWidget(controls_);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
@@ -256,7 +239,7 @@ void MainWindow::build_actions() {
     shot_button->setToolTip(QStringLiteral("Save the window as PNG, SVG or PDF (Ctrl+P)"));
     connect(shot_button, &QAction::triggered, shot, &QAction::trigger);
     connect(exports_, &ExportActions::saved, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
-    connect(controls_, &ControlPanel::configEdited, this, &MainWindow::config_edited);
+    connect(controls_, &ControlPanel::configEdited, this, &MainWindow::apply);
     connect(timeline_, &TimelinePlot::liveWindowChanged, this, [this](double s) { settings_->set_live_window(s); });
 }
 
@@ -384,8 +367,8 @@ void MainWindow::update_run_state() {
 }
 
 bool MainWindow::start() {
-    controls_->flush();
-    const LoaderConfig config = controls_->config();
+    controls_->flush();  // an edit still pending is applied, or refused, first
+    const LoaderConfig config = controls_->applied();
     try {
         feed_.start(config);
     } catch (const std::exception& e) {
@@ -415,32 +398,33 @@ void MainWindow::set_frozen(bool frozen) {
     refresh_views();
 }
 
-void MainWindow::config_edited(const LoaderConfig& config) {
-    settings_->set_last_config(config);
-    if (!feed_.running()) {
+// The change is said against what the controls applied last, as asked for: the engine's own
+// configuration holds the device it resolved ("auto" runs as "emulated" or "cuda:0"), which the
+// controls never show.
+void MainWindow::apply(const LoaderConfig& config) {
+    if (feed_.running()) {
+        const QString changes = change_text(controls_->applied(), config);
+        try {
+            feed_.reconfigure(config);
+        } catch (const std::exception& e) {
+            controls_->refuse(config, QString::fromStdString(e.what()));
+            return;
+        }
+        if (!changes.isEmpty()) statusBar()->showMessage(QStringLiteral("Reconfiguring: %1").arg(changes), 5000);
+    } else {
         banner_->show_selected(config);
         preview_numa(config);
-        return;
     }
-    const QString changes = join_changes(feed_.engine_config(), config);
-    try {
-        feed_.reconfigure(config);
-        statusBar()->showMessage(QStringLiteral("Reconfiguring: %1").arg(changes), 5000);
-    } catch (const std::exception& e) {
-        report_error(QStringLiteral("Cannot apply the change"), QString::fromStdString(e.what()));
-    }
+    settings_->set_last_config(config);
+    controls_->set_config(config);
 }
 
-void MainWindow::set_config(const LoaderConfig& config) {
-    controls_->set_config(config);
-    config_edited(controls_->config());
-}
+void MainWindow::set_config(const LoaderConfig& config) { apply(config); }
 
 void MainWindow::reset_config() {
     settings_->forget_config();
-    LoaderConfig config;
-    config.device = controls_->config().device;  // the device stays: resetting should not switch GPUs
-    config.seconds = ControlPanel::kUntilStoppedSeconds;
+    LoaderConfig config = ControlPanel::defaults();
+    config.device = controls_->applied().device;  // the device stays: resetting should not switch GPUs
     set_config(config);
 }
 
@@ -455,12 +439,19 @@ void MainWindow::load_config_file() {
                                                       QStringLiteral("pinscope configuration (*.json)"));
     if (path.isEmpty()) return;
     settings_->set_last_folder(QFileInfo(path).absolutePath());
+    open_config_file(path);
+}
+
+bool MainWindow::open_config_file(const QString& path) {
     try {
-        const LoaderConfig config = pinscope::load_config_file(path.toStdString());
+        // The keys it leaves out keep the window's defaults: no run length means until Stop.
+        const LoaderConfig config = pinscope::load_config_file(path.toStdString(), ControlPanel::defaults());
         validate(config);
         set_config(config);
+        return true;
     } catch (const std::exception& e) {
         report_error(QStringLiteral("Cannot open the configuration"), QString::fromStdString(e.what()));
+        return false;
     }
 }
 
@@ -470,8 +461,9 @@ void MainWindow::save_config_file() {
                                                       QStringLiteral("pinscope configuration (*.json)"));
     if (path.isEmpty()) return;
     settings_->set_last_folder(QFileInfo(path).absolutePath());
+    controls_->flush();  // saved is what is in effect
     try {
-        pinscope::save_config_file(path.toStdString(), controls_->config());
+        pinscope::save_config_file(path.toStdString(), controls_->applied());
         statusBar()->showMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), 8000);
     } catch (const std::exception& e) {
         report_error(QStringLiteral("Cannot save the configuration"), QString::fromStdString(e.what()));

@@ -51,8 +51,12 @@ public:
     bool start();
     void stop();
     void set_frozen(bool frozen);
+    // Applies `config` as an edit would: to the running engine, else as what Start runs.
     void set_config(const LoaderConfig& config);
     void reset_config();
+    // Loads a configuration file (what File > Open does once a file is chosen); false, and the
+    // error reported, when it cannot be read or is not valid.
+    bool open_config_file(const QString& path);
 
     EngineFeed& feed() { return feed_; }
     ControlPanel& controls() const { return *controls_; }
@@ -81,7 +85,9 @@ private:
     void build_layout();
     void build_actions();
     void wire_feed();
-    void config_edited(const LoaderConfig& config);
+    // The controls' edit (or a loaded, reset or restored configuration) to the engine; a refusal
+    // goes back to the controls, which then show what runs.
+    void apply(const LoaderConfig& config);
     void refresh_views(bool plots_too = true);
     void refresh_numa();
     void preview_numa(const LoaderConfig& config);
