@@ -1,8 +1,32 @@
 #include "plots/MemoryLogTicker.h"
 
+#include <cmath>
+
 #include "plots/ByteFormat.h"
 
 namespace pinscope::ui {
+
+MemoryLogTicker::MemoryLogTicker() {
+    setLogBase(4);
+    // As many ticks as the base gives: the base alone sets the spacing (fit), QCustomPlot does not
+    // coarsen it further.
+    setTickCount(64);
+}
+
+bool MemoryLogTicker::fit(const QCPRange& range, double axis_px, double min_spacing_px) {
+    if (!(range.lower > 0 && range.upper > range.lower && axis_px > 0)) return false;
+    const double decades = std::log(range.upper / range.lower);  // natural log of the span shown
+    double base = 1024;
+    for (const double candidate : {4.0, 16.0}) {
+        if (axis_px * std::log(candidate) / decades >= min_spacing_px) {
+            base = candidate;
+            break;
+        }
+    }
+    if (base == logBase()) return false;
+    setLogBase(base);
+    return true;
+}
 
 QString MemoryLogTicker::getTickLabel(double tick, const QLocale&, QChar, int) { return memory_text(tick); }
 

@@ -7,6 +7,7 @@ namespace pinscope::ui {
 UtilisationPlot::UtilisationPlot(QWidget* parent)
     : TimeSeriesPlot(QStringLiteral("GPU busy · copy hidden · data wait (%)"), parent) {
     yAxis->setLabel(QStringLiteral("%"));
+    fit_value_axes();  // 0 to 100 before the first data too
     gpu_busy_ = add_line(QStringLiteral("GPU busy"), stage_color(Stage::Compute).darker(115), nullptr, Qt::SolidLine, 2);
     copy_hidden_ = add_line(QStringLiteral("copy hidden"), stage_color(Stage::H2D), nullptr, Qt::SolidLine, 1.6);
     data_wait_ = add_line(QStringLiteral("data wait"), QColor(0x6A, 0x73, 0x7D), nullptr, Qt::DashLine, 1.6);
