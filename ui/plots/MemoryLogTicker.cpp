@@ -15,13 +15,14 @@ MemoryLogTicker::MemoryLogTicker() {
 
 bool MemoryLogTicker::fit(const QCPRange& range, double axis_px, double min_spacing_px) {
     if (!(range.lower > 0 && range.upper > range.lower && axis_px > 0)) return false;
-    const double decades = std::log(range.upper / range.lower);  // natural log of the span shown
-    double base = 1024;
-    for (const double candidate : {4.0, 16.0}) {
-        if (axis_px * std::log(candidate) / decades >= min_spacing_px) {
-            base = candidate;
-            break;
-        }
+    const double span = std::log(range.upper / range.lower);
+    // QCustomPlot falls back to linear ticks below 1.6 powers of the base in the range.
+    constexpr double kLeastPowers = 1.6;
+    double base = 4;
+    for (const double candidate : {4.0, 16.0, 64.0, 256.0}) {
+        if (span / std::log(candidate) < kLeastPowers) break;
+        base = candidate;
+        if (axis_px * std::log(candidate) / span >= min_spacing_px) break;
     }
     if (base == logBase()) return false;
     setLogBase(base);

@@ -1,5 +1,5 @@
 #pragma once
-// Log-axis ticks at powers of 4 (or 16, or 1024) bytes, labelled in binary units: "4 KiB", "1 MiB".
+// Log-axis ticks at powers of 4 (or 16, 64, 256) bytes, labelled in binary units: "4 KiB", "1 MiB".
 #include <qcustomplot.h>
 
 namespace pinscope::ui {
@@ -8,7 +8,7 @@ class MemoryLogTicker : public QCPAxisTickerLog {
 public:
     MemoryLogTicker();
     // Ticks every power of 4 where they are at least `min_spacing_px` apart along `axis_px` pixels
-    // showing `range`, else every power of 16, else of 1024. True when the spacing changed.
+    // showing `range`, else every power of 16, 64 or 256 (the first that is). True when it changed.
     bool fit(const QCPRange& range, double axis_px, double min_spacing_px);
 
 protected:

@@ -51,7 +51,7 @@ TimeSeriesPlot::TimeSeriesPlot(const QString& title, QWidget* parent) : QCustomP
 }
 
 double TimeSeriesPlot::min_tick_spacing(const QCPAxis* axis) {
-    return 2 * QFontMetricsF(axis->tickLabelFont()).height();  // a label's height of air between labels
+    return 1.6 * QFontMetricsF(axis->tickLabelFont()).height();  // over half a label's height of air between labels
 }
 
 void TimeSeriesPlot::space_value_ticks() {
@@ -66,7 +66,7 @@ void TimeSeriesPlot::space_value_ticks() {
             changed |= memory->fit(axis->range(), px, spacing);
         } else {
             // QCustomPlot rounds the step to a readable one, which can give up to a third more ticks.
-            const int count = std::max(1, static_cast<int>(px / (spacing * 1.34)));
+            const int count = std::max(2, static_cast<int>(px / (spacing * 1.34)));
             if (axis->ticker()->tickCount() != count) {
                 axis->ticker()->setTickCount(count);
                 changed = true;
