@@ -87,7 +87,8 @@ QCPGraph* BandwidthPlot::series_for(CopyDirection direction, HostMemoryKind memo
     const bool h2d = direction == CopyDirection::H2D;
     graph->setName(QStringLiteral("%1 %2").arg(h2d ? QStringLiteral("H2D") : QStringLiteral("D2H"), memory_name(memory)));
     graph->setPen(QPen(memory_color(memory), h2d ? 2.2 : 1.6, h2d ? Qt::SolidLine : Qt::DashLine));
-    graph->setScatterStyle(QCPScatterStyle(memory_scatter(memory, h2d), memory == HostMemoryKind::Pinned ? 6 : 5));
+    // Write-combined's open marks are larger, so that they ring the pinned discs drawn over them.
+    graph->setScatterStyle(QCPScatterStyle(memory_scatter(memory, h2d), memory == HostMemoryKind::WriteCombined ? 11 : 6));
     series_[key] = graph;
     restack();
     return graph;
