@@ -95,10 +95,10 @@ void paint_vector(QWidget& widget, QPaintDevice& device, const QString& path) {
     if (auto* plot = qobject_cast<QCustomPlot*>(&widget)) {
         plot->toPainter(&painter, widget.width(), widget.height());
     } else if (has_child_widgets(widget)) {
-        // A window of widgets goes in as the PNG's picture, drawn sharp at kWindowImageScale: Qt's
-        // SVG writer ignores clipping, so a scrolled panel's content spilled over its title and
-        // hidden parts of labels came back; PDF lost backgrounds. Only the PNG path draws widgets
-        // as they are on screen.
+        // A window of widgets goes in as the PNG's picture, drawn sharp at kWindowImageScale: drawn
+        // into Qt's SVG (6.4: no clipping at all) and PDF writers, widgets are not clipped as on
+        // screen: the selected tab's white box covered the "batches/s" caption in both, and a
+        // scrolled panel's content spilled over its title. Only the raster path draws them right.
         painter.drawImage(QRectF(QPointF(0, 0), QSizeF(widget.size())), render_image(widget, path, kWindowImageScale));
     } else {
         widget.render(&painter);
