@@ -42,6 +42,10 @@ int run_headless(const CommandLine& line) {
         ui::ExportActions& exports = window.exports();
         try {
             window.feed().poll();  // the very latest spans in the picture
+            if (!window.feed().running())
+                say(QStringLiteral("the run ended after %1 s, before the screenshot: it shows the ended run (its pinned "
+                                   "memory released, the peak given)")
+                        .arg(window.feed().now_s(), 0, 'f', 1));
             QDir().mkpath(QFileInfo(line.screenshot).absolutePath());
             ui::save_widget_image(window, line.screenshot, line.scale);
             say(QStringLiteral("wrote %1 (%2x%3 at scale %4, platform %5)")

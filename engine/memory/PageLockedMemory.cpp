@@ -1,5 +1,6 @@
 #include "memory/PageLockedMemory.h"
 
+#include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -53,6 +54,13 @@ std::uint64_t memlock_limit_bytes() {
     rlimit limit{};
     if (getrlimit(RLIMIT_MEMLOCK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return UINT64_MAX;
     return limit.rlim_cur;
+}
+
+bool memlock_limit_exempt() {
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (syscall(SYS_capget, &header, data) != 0) return false;
+    return (data[CAP_IPC_LOCK / 32].effective & (1u << (CAP_IPC_LOCK % 32))) != 0;
 }
 
 void FreeDeleter::operator()(std::byte* p) const { std::free(p); }

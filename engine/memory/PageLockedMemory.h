@@ -25,6 +25,8 @@ void unlock_range(void* ptr, std::size_t bytes);
 
 // RLIMIT_MEMLOCK's soft limit in bytes; UINT64_MAX when unlimited.
 std::uint64_t memlock_limit_bytes();
+// Whether this process may lock memory beyond that limit (CAP_IPC_LOCK, which root has).
+bool memlock_limit_exempt();
 
 // Pageable batch memory, page-aligned so that it can be registered in place.
 struct FreeDeleter {

@@ -32,6 +32,7 @@ struct RunSummary {
     Metrics metrics;               // whole run
     PoolStats pinned;              // pinned_peak_bytes = pinned.reserved_bytes.peak
     std::uint64_t memlock_limit_bytes = 0;  // RLIMIT_MEMLOCK; UINT64_MAX when unlimited
+    bool memlock_exempt = false;            // the process has CAP_IPC_LOCK: the limit does not apply
     std::uint64_t dropped_spans = 0;        // spans overwritten before they were read
     // With the host modelled: how late this machine's threads came to modelled work, all together,
     // as a share of the run's wall time (0 when it kept up); above kModelLagNoted the figures are

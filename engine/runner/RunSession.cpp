@@ -308,6 +308,7 @@ RunSummary RunSession::summary() const {
         s.pinned = pool_ ? pool_->stats() : last_pool_stats_;
     }
     s.memlock_limit_bytes = memlock_limit_bytes();
+    s.memlock_exempt = memlock_limit_exempt();
     s.reconfigurations = reconfigurations_;
     if (const auto topology = this->topology()) {
         s.numa.topology_source = topology->source;

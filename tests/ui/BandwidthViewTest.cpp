@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -104,6 +105,34 @@ private slots:
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("no such GPU")));
         QVERIFY(view.status_text().contains(QStringLiteral("no such GPU")));
         QVERIFY(!view.running());
+    }
+
+    // Write-combined H2D runs at the pinned rate, so the two curves coincide; measured pinned first
+    // (as the sweep does), pinned used to be drawn under write-combined and could not be seen.
+    void theH2DPinnedCurveIsDrawnOnTopOfTheCurvesItCoincidesWith() {
+        ui::BandwidthPlot plot;
+        plot.resize(900, 500);
+        plot.reset(4096, 4u << 20);
+        const HostMemoryKind kinds[] = {HostMemoryKind::Pinned, HostMemoryKind::Pageable, HostMemoryKind::WriteCombined};
+        for (std::size_t bytes = 4096; bytes <= (4u << 20); bytes *= 4)
+            for (const CopyDirection direction : {CopyDirection::H2D, CopyDirection::D2H})
+                for (const HostMemoryKind memory : kinds)
+                    plot.add_point({direction, memory, bytes, memory == HostMemoryKind::Pageable ? 6.0 : 25.0, 0, 0, 1});
+        const std::vector<QCPGraph*> order = plot.drawing_order();
+        QCOMPARE(order.size(), std::size_t{6});
+        QCOMPARE(order.back(), plot.series(CopyDirection::H2D, HostMemoryKind::Pinned));
+        const auto position = [&](CopyDirection d, HostMemoryKind m) {
+            return std::find(order.begin(), order.end(), plot.series(d, m)) - order.begin();
+        };
+        QVERIFY(position(CopyDirection::H2D, HostMemoryKind::WriteCombined) < position(CopyDirection::H2D, HostMemoryKind::Pinned));
+        QVERIFY(position(CopyDirection::D2H, HostMemoryKind::Pinned) < position(CopyDirection::H2D, HostMemoryKind::WriteCombined));
+        QVERIFY(plot.series(CopyDirection::H2D, HostMemoryKind::WriteCombined)->scatterStyle().shape() !=
+                plot.series(CopyDirection::H2D, HostMemoryKind::Pinned)->scatterStyle().shape());
+        // And on screen: where the two coincide, the pixel is the pinned colour.
+        plot.replot();
+        const QImage image = plot.toPixmap(900, 500, 1).toImage();
+        const QPoint at(qRound(plot.xAxis->coordToPixel(1 << 20)), qRound(plot.yAxis->coordToPixel(25.0)));
+        QCOMPARE(image.pixelColor(at), QColor(0xF2, 0x8E, 0x2B));
     }
 };
 

@@ -1,5 +1,5 @@
-# pinscope --view numa: the headless screenshot of the NUMA tab (offscreen), unlike the live tab's,
-# and a wrong tab refused.
+# pinscope --view numa: the headless screenshot of the NUMA tab (offscreen), unlike the live tab's;
+# a run that ended before the shot said to have ended; and a wrong tab refused.
 #   cmake -DPINSCOPE=... -DOUT=dir -P CheckNumaScreenshot.cmake
 file(REMOVE_RECURSE ${OUT})
 execute_process(
@@ -27,6 +27,19 @@ file(MD5 ${OUT}/numa.png numa_hash)
 file(MD5 ${OUT}/live.png live_hash)
 if(NOT status EQUAL 0 OR numa_hash STREQUAL live_hash)
   message(FATAL_ERROR "--view live exited with ${status} or drew the same picture as --view numa")
+endif()
+# A run that ends before the shot: the screenshot shows the ended run, and says so (the NUMA tab's
+# "pinned 0 B" is then "run ended: pinned 0 B now, peak ..."), rather than a run that pinned nothing.
+file(WRITE ${OUT}/short.json "{\"seconds\": 0.5}")
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen
+          ${PINSCOPE} --screenshot ${OUT}/ended.png --view numa --after 2 --config ${OUT}/short.json
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 240)
+if(NOT status EQUAL 0 OR NOT err MATCHES "the run ended after [0-9.]+ s, before the screenshot")
+  message(FATAL_ERROR "a run shorter than --after: expected exit 0 and a note that it ended, got ${status}: ${err}")
+endif()
+if(NOT EXISTS ${OUT}/ended.png)
+  message(FATAL_ERROR "a run shorter than --after: no screenshot")
 endif()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${PINSCOPE} --screenshot ${OUT}/x.png --view plots

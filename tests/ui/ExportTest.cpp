@@ -6,12 +6,18 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
+#include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSvgRenderer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -34,7 +40,7 @@ QString first_line(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readLine()).trimmed() : QString();
 }
 
-void check_svg(const QString& path) {
+void check_svg(const QString& path, int min_elements = 20) {
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QXmlStreamReader xml(&file);
@@ -48,7 +54,22 @@ void check_svg(const QString& path) {
     }
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
     QCOMPARE(root, QStringLiteral("svg"));
-    QVERIFY(elements > 20);
+    QVERIFY2(elements >= min_elements, qPrintable(QString::number(elements)));
+}
+
+// The largest difference of a colour channel's mean over `region` between two images.
+int block_difference(const QImage& a, const QImage& b, const QRect& region) {
+    long sum_a[3] = {0, 0, 0}, sum_b[3] = {0, 0, 0};
+    for (int y = region.top(); y <= region.bottom(); ++y)
+        for (int x = region.left(); x <= region.right(); ++x) {
+            const QRgb pa = a.pixel(x, y), pb = b.pixel(x, y);
+            sum_a[0] += qRed(pa), sum_a[1] += qGreen(pa), sum_a[2] += qBlue(pa);
+            sum_b[0] += qRed(pb), sum_b[1] += qGreen(pb), sum_b[2] += qBlue(pb);
+        }
+    const long n = static_cast<long>(region.width()) * region.height();
+    long worst = 0;
+    for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(sum_a[c] - sum_b[c]) / n);
+    return static_cast<int>(worst);
 }
 
 template <class F>
@@ -99,7 +120,7 @@ private slots:
         ui::save_widget_image(window_->timeline(), path(QStringLiteral("timeline.svg")));
         check_svg(path(QStringLiteral("timeline.svg")));
         ui::save_widget_image(*window_, path(QStringLiteral("window.svg")));
-        check_svg(path(QStringLiteral("window.svg")));
+        check_svg(path(QStringLiteral("window.svg")), 2);  // the window's picture in an <image>
     }
 
     void pdfStartsWithItsMagic() {
@@ -174,6 +195,65 @@ private slots:
         ui::MainWindow fresh(test::quiet_window());
         QVERIFY(thrown_message([&] { fresh.exports().save_csv(path(QStringLiteral("early"))); }).contains(QStringLiteral("start a run")));
         QVERIFY(!QFile::exists(path(QStringLiteral("early/spans.csv"))));
+    }
+
+    // SVG and PDF show what PNG shows. A window in a fixed state (no run, the configuration panel
+    // scrolled half way): the SVG, drawn to pixels by Qt's own QSvgRenderer, against the PNG, in
+    // blocks of 16x16 pixels, so that the smoothing of the 2x picture does not count but a
+    // caption covered by a white box or a title drawn over another does. Qt cannot read PDF: there
+    // the test checks that the page is the window's size and holds the window's 2x picture.
+    void svgAndPdfShowWhatPngShows() {
+        ui::MainWindow window(test::quiet_window());
+        window.set_config(test::live_config());
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* scroll = window.findChild<QScrollArea*>();
+        QVERIFY(scroll != nullptr);
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum() / 2);
+        QCoreApplication::processEvents();
+
+        ui::save_widget_image(window, path(QStringLiteral("fixed.png")), 1);
+        ui::save_widget_image(window, path(QStringLiteral("fixed.svg")));
+        ui::save_widget_image(window, path(QStringLiteral("fixed.pdf")));
+        const QImage png = QImage(path(QStringLiteral("fixed.png"))).convertToFormat(QImage::Format_RGB32);
+        QSvgRenderer renderer(path(QStringLiteral("fixed.svg")));
+        QVERIFY(renderer.isValid());
+        QCOMPARE(renderer.viewBox(), QRect(QPoint(0, 0), window.size()));
+        QImage svg(window.size(), QImage::Format_RGB32);
+        svg.fill(Qt::white);
+        {
+            QPainter painter(&svg);
+            renderer.render(&painter);
+        }
+        if (qEnvironmentVariableIsSet("PINSCOPE_EXPORT_SHOTS")) {
+            png.save(QDir(qEnvironmentVariable("PINSCOPE_EXPORT_SHOTS")).filePath(QStringLiteral("fixed-png.png")));
+            svg.save(QDir(qEnvironmentVariable("PINSCOPE_EXPORT_SHOTS")).filePath(QStringLiteral("fixed-svg.png")));
+        }
+        int differing = 0, worst = 0;
+        QPoint worst_at;
+        for (int y = 0; y + 16 <= png.height(); y += 16)
+            for (int x = 0; x + 16 <= png.width(); x += 16) {
+                const int d = block_difference(png, svg, QRect(x, y, 16, 16));
+                if (d > 12) ++differing;
+                if (d > worst) {
+                    worst = d;
+                    worst_at = QPoint(x, y);
+                }
+            }
+        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 blocks of 16x16 differ between the SVG and the PNG; the most (%2) at %3,%4")
+                                                .arg(differing).arg(worst).arg(worst_at.x()).arg(worst_at.y())));
+
+        const QByteArray pdf = head(path(QStringLiteral("fixed.pdf")), 1 << 26);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        const QByteArray media_box = QStringLiteral("/MediaBox [0 0 %1 %2]")
+                                         .arg(double(qRound(window.width() * 0.75)), 0, 'f', 6)
+                                         .arg(double(qRound(window.height() * 0.75)), 0, 'f', 6)
+                                         .toLatin1();  // 96 dpi pixels in whole points
+        QVERIFY2(pdf.contains(media_box), qPrintable(QString::fromLatin1(media_box) + QStringLiteral(" in ") + QString::fromLatin1(pdf.mid(pdf.indexOf("/MediaBox"), 50))));
+        QVERIFY(pdf.contains("/Width " + QByteArray::number(2 * window.width())) &&
+                pdf.contains("/Height " + QByteArray::number(2 * window.height())));
     }
 };
 

@@ -3,15 +3,19 @@
 // numbers of a 2-socket, 128-CPU server fit at 800x500; the cores where the loader's threads ran
 // are coloured and the idle ones are not; without a topology it says so. Set PINSCOPE_NUMA_SHOTS
 // to a folder to keep the rendered PNGs.
+#include <QApplication>
 #include <QDir>
+#include <QHelpEvent>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 #include "NumaFixtures.h"
 #include "UiTestSupport.h"
 #include "export/ImageExport.h"
 #include "model/SpanStore.h"
+#include "numa/NumaText.h"
 #include "numa/NumaView.h"
 #include "numa/NumaViewModel.h"
 
@@ -265,12 +269,58 @@ private slots:
                  qPrintable(consumer));
         QVERIFY(view.tooltip_at(layout.to_widget(cell_of(layout, 20)->rect).center()).contains(QStringLiteral("no loader thread ran here")));
         const QString node = view.tooltip_at(layout.to_widget(layout.node_box(0)->bar).center());
-        QVERIFY2(node.contains(QStringLiteral("pinned here 1.5 GiB (75 % of the pinned bytes)")) &&
+        QVERIFY2(node.contains(QStringLiteral("pinned 1.5 GiB here (75 % of the pinned bytes)")) &&
                      node.contains(QStringLiteral("memory 256 GiB")) && node.contains(QStringLiteral("CPUs 0-31,64-95")),
                  qPrintable(node));
         const QString gpu = view.tooltip_at(layout.to_widget(layout.gpu_box(1)->rect).center());
         QVERIFY2(gpu.contains(QStringLiteral("0000:c1:00.0")) && gpu.contains(QStringLiteral("the run's GPU")), qPrintable(gpu));
         QVERIFY(view.tooltip_at(layout.to_widget(layout.gpu_box(0)->rect).center()).contains(QStringLiteral("not used by this run")));
+    }
+
+    // The node's label and its tooltip give the same figures in the same words, and an open tooltip
+    // follows the run: it said 576 MiB under a label that had moved on to 640 MiB.
+    void aNodesTooltipSaysWhatItsLabelSays() {
+        ui::NumaView view;
+        view.resize(800, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        NumaSnapshot snapshot = two_socket_remote();
+        snapshot.nodes[0].pinned_bytes = 576ull << 20;
+        view.show_snapshot(snapshot);
+        QCOMPARE(ui::node_pinned_text(snapshot.nodes[0]), QStringLiteral("pinned 576 MiB"));
+        QCOMPARE(ui::node_memory_text(snapshot.nodes[0]), QStringLiteral("256 GiB"));
+        const QPoint point = view.geometry_now().to_widget(view.geometry_now().node_box(0)->bar).center().toPoint();
+        QHelpEvent help(QEvent::ToolTip, point, view.mapToGlobal(point));
+        QApplication::sendEvent(&view, &help);
+        QVERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("pinned 576 MiB here")), qPrintable(QToolTip::text()));
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("memory 256 GiB")), qPrintable(QToolTip::text()));
+        snapshot.nodes[0].pinned_bytes = 640ull << 20;
+        view.show_snapshot(snapshot);
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("pinned 640 MiB here")), qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+    }
+
+    // After the run the pool has released its pages: "pinned 0 B" alone read as a run that pinned
+    // nothing (the headless --view numa screenshot of a run shorter than --after).
+    void anEndedRunSaysSoAndGivesItsPinnedPeak() {
+        ui::NumaViewModel model;
+        ui::NumaInputs in;
+        in.topology = test::laptop_topology();
+        in.usage.nodes = {{0, 576ull << 20}};
+        in.pinned_peak_bytes = 640ull << 20;
+        const auto text_of = [](const NumaSnapshot& s) {
+            QStringList texts;
+            for (const auto& piece : ui::numa_stats(s)) texts << piece.text;
+            return texts.join(QStringLiteral(" · "));
+        };
+        const QString running = text_of(model.update(in, ui::SpanStore{}));
+        QVERIFY2(running.contains(QStringLiteral("pinned 576 MiB")) && !running.contains(QStringLiteral("ended")), qPrintable(running));
+        in.usage.nodes = {{0, 0}};
+        in.run_ended = true;
+        in.now_s = 1;
+        const QString ended = text_of(model.update(in, ui::SpanStore{}));
+        QVERIFY2(ended.contains(QStringLiteral("run ended: pinned 0 B now, peak 640 MiB")), qPrintable(ended));
     }
 };
 

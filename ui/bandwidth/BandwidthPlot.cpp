@@ -28,6 +28,16 @@ QString memory_name(HostMemoryKind memory) {
     return QStringLiteral("?");
 }
 
+// Write-combined and pinned H2D run at the same rate: different marks keep both in sight.
+QCPScatterStyle::ScatterShape memory_scatter(HostMemoryKind memory, bool h2d) {
+    switch (memory) {
+        case HostMemoryKind::Pinned: return h2d ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssCircle;
+        case HostMemoryKind::Pageable: return h2d ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssCircle;
+        case HostMemoryKind::WriteCombined: return h2d ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssCross;
+    }
+    return QCPScatterStyle::ssDisc;
+}
+
 }  // namespace
 
 BandwidthPlot::BandwidthPlot(QWidget* parent) : QCustomPlot(parent) {
@@ -77,9 +87,32 @@ QCPGraph* BandwidthPlot::series_for(CopyDirection direction, HostMemoryKind memo
     const bool h2d = direction == CopyDirection::H2D;
     graph->setName(QStringLiteral("%1 %2").arg(h2d ? QStringLiteral("H2D") : QStringLiteral("D2H"), memory_name(memory)));
     graph->setPen(QPen(memory_color(memory), h2d ? 2.2 : 1.6, h2d ? Qt::SolidLine : Qt::DashLine));
-    graph->setScatterStyle(QCPScatterStyle(h2d ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssCircle, 5));
+    // Write-combined's open marks are larger, so that they ring the pinned discs drawn over them.
+    graph->setScatterStyle(QCPScatterStyle(memory_scatter(memory, h2d), memory == HostMemoryKind::WriteCombined ? 11 : 6));
     series_[key] = graph;
+    restack();
     return graph;
+}
+
+void BandwidthPlot::restack() {
+    // Drawn in a fixed order whatever order the sweep measures in: write-combined, pageable, then
+    // pinned on top, D2H under H2D, so that the pinned H2D curve is never hidden under a line
+    // that coincides with it (write-combined H2D runs at the pinned rate).
+    for (const CopyDirection direction : {CopyDirection::D2H, CopyDirection::H2D})
+        for (const HostMemoryKind memory : {HostMemoryKind::WriteCombined, HostMemoryKind::Pageable, HostMemoryKind::Pinned})
+            if (const auto it = series_.find({direction, memory}); it != series_.end()) it->second->setLayer(it->second->layer());
+}
+
+std::vector<QCPGraph*> BandwidthPlot::drawing_order() const {
+    std::vector<QCPGraph*> order;
+    for (QCPLayerable* item : layer(QStringLiteral("main"))->children())
+        if (auto* graph = qobject_cast<QCPGraph*>(item); graph != nullptr && graph != link_) order.push_back(graph);
+    return order;
+}
+
+QCPGraph* BandwidthPlot::series(CopyDirection direction, HostMemoryKind memory) const {
+    const auto it = series_.find({direction, memory});
+    return it == series_.end() ? nullptr : it->second;
 }
 
 void BandwidthPlot::add_point(const BandwidthPoint& point) {

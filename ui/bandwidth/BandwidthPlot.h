@@ -3,6 +3,7 @@
 // (pinned, pageable, write-combined; H2D solid, D2H dashed), and the link's theoretical limit.
 #include <map>
 #include <utility>
+#include <vector>
 
 #include <qcustomplot.h>
 
@@ -20,8 +21,12 @@ public:
     void set_link(const QString& name, double gb_per_s);
     int series_count() const { return static_cast<int>(series_.size()); }
     int point_count() const;
+    QCPGraph* series(CopyDirection direction, HostMemoryKind memory) const;  // nullptr before its first point
+    // The measured curves from the bottom one to the one drawn on top.
+    std::vector<QCPGraph*> drawing_order() const;
 
 private:
+    void restack();
     QCPGraph* series_for(CopyDirection direction, HostMemoryKind memory);
     void fit();
 

@@ -11,6 +11,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "export/AtomicFile.h"
@@ -18,6 +19,8 @@
 namespace pinscope::ui {
 
 namespace {
+
+constexpr double kWindowImageScale = 2;  // a window in SVG or PDF: sharp on a high-DPI slide
 
 [[noreturn]] void fail(const QString& path, const QString& reason) {
     throw std::runtime_error(QStringLiteral("cannot write %1: %2").arg(path, reason).toStdString());
@@ -58,16 +61,19 @@ void write_image(const QString& path, const QByteArray& bytes) {
     });
 }
 
-QByteArray save_png(QWidget& widget, const QString& path, double scale) {
+QImage render_image(QWidget& widget, const QString& path, double scale) {
     QImage image(widget.size() * scale, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull()) fail(path, QStringLiteral("the image is too large"));
     image.setDevicePixelRatio(scale);
     image.fill(widget.palette().color(QPalette::Window));
-    {
-        PlotBufferScale sharp(widget, scale);
-        QPainter painter(&image);
-        widget.render(&painter);
-    }
+    PlotBufferScale sharp(widget, scale);
+    QPainter painter(&image);
+    widget.render(&painter);
+    return image;
+}
+
+QByteArray save_png(QWidget& widget, const QString& path, double scale) {
+    const QImage image = render_image(widget, path, scale);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -76,11 +82,24 @@ QByteArray save_png(QWidget& widget, const QString& path, double scale) {
     return bytes;
 }
 
+bool has_child_widgets(const QWidget& widget) {
+    const auto children = widget.findChildren<QWidget*>(Qt::FindDirectChildrenOnly);
+    return std::any_of(children.begin(), children.end(), [&](const QWidget* child) {
+        return !child->isWindow() && child->isVisibleTo(&widget);
+    });
+}
+
 void paint_vector(QWidget& widget, QPaintDevice& device, const QString& path) {
     QCPPainter painter;
     if (!painter.begin(&device)) fail(path, QStringLiteral("the file cannot be opened"));
     if (auto* plot = qobject_cast<QCustomPlot*>(&widget)) {
         plot->toPainter(&painter, widget.width(), widget.height());
+    } else if (has_child_widgets(widget)) {
+        // A window of widgets goes in as the PNG's picture, drawn sharp at kWindowImageScale: drawn
+        // into Qt's SVG (6.4: no clipping at all) and PDF writers, widgets are not clipped as on
+        // screen: the selected tab's white box covered the "batches/s" caption in both, and a
+        // scrolled panel's content spilled over its title. Only the raster path draws them right.
+        painter.drawImage(QRectF(QPointF(0, 0), QSizeF(widget.size())), render_image(widget, path, kWindowImageScale));
     } else {
         widget.render(&painter);
     }
@@ -96,7 +115,6 @@ QByteArray save_svg(QWidget& widget, const QString& path) {
     svg.setSize(widget.size());
     svg.setViewBox(QRect(QPoint(0, 0), widget.size()));
     svg.setTitle(QStringLiteral("pinscope"));
-    PlotBufferScale sharp(widget, 2);  // plots inside a window go in as images: at least sharp ones
     paint_vector(widget, svg, path);
     return bytes;
 }
@@ -111,7 +129,6 @@ QByteArray save_pdf(QWidget& widget, const QString& path) {
         pdf.setResolution(96);
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setPageSize(QPageSize(QSizeF(widget.size()) * 72.0 / 96.0, QPageSize::Point, QString(), QPageSize::ExactMatch));
-        PlotBufferScale sharp(widget, 2);
         paint_vector(widget, pdf, path);
     }
     return bytes;

@@ -1,6 +1,7 @@
 #pragma once
 // Screenshots of the window or of one plot, as PNG (at a scale, for high-DPI slides), SVG or PDF,
-// chosen by the file's suffix. A single plot goes out as vectors in SVG and PDF.
+// chosen by the file's suffix. A single plot (or the NUMA drawing) goes out as vectors in SVG and
+// PDF; a window of widgets as the PNG's picture at 2x inside them, so that all three show the same.
 #include <QString>
 
 #include <optional>

@@ -11,7 +11,6 @@
 #include "numa/NumaLayout.h"
 #include "numa/NumaText.h"
 #include "numa/NumaViewModel.h"
-#include "plots/ByteFormat.h"
 #include "style/AppStyle.h"
 #include "style/StagePalette.h"
 
@@ -131,8 +130,7 @@ void draw_node(QPainter& p, const NodeBox& box, const NumaSnapshot& s) {
     p.setBrush(Qt::white);
     p.drawRoundedRect(box.rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
 
-    QString memory;
-    if (state != nullptr && state->memory_bytes) memory = memory_text(static_cast<double>(state->memory_bytes), 0);
+    const QString memory = state != nullptr ? node_memory_text(*state) : QString();
     const QString title = box.node >= 0 ? QStringLiteral("Node %1").arg(box.node) : QStringLiteral("No node");
     QRectF header = box.header;
     if (local) {
@@ -154,7 +152,7 @@ void draw_node(QPainter& p, const NodeBox& box, const NumaSnapshot& s) {
     // Pinned bytes on this node, as a share of all pinned bytes; red when they are away from the GPU.
     const bool away = s.gpu_node_known() && !state->gpu_local && !s.single_node() && state->pinned_bytes > 0;
     const QFont font = app_font(7, away);
-    const QString label = QStringLiteral("pinned %1").arg(memory_text(static_cast<double>(state->pinned_bytes)));
+    const QString label = node_pinned_text(*state);
     const double label_w = std::min(box.bar.width() * 0.5, QFontMetricsF(font).horizontalAdvance(label) + 8);
     draw_text(p, QRectF(box.bar.left(), box.bar.top(), label_w, box.bar.height()), Qt::AlignLeft | Qt::AlignVCenter, label, font,
               away ? kNumaAlert : kMuted);

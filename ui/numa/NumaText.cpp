@@ -25,6 +25,12 @@ QString nodes_text(std::size_t count) {
 
 }  // namespace
 
+QString node_memory_text(const NodeState& node) {
+    return node.memory_bytes ? bytes(node.memory_bytes) : QString();
+}
+
+QString node_pinned_text(const NodeState& node) { return QStringLiteral("pinned %1").arg(bytes(node.pinned_bytes)); }
+
 QString host_lane_label(HostLane lane) {
     switch (lane) {
         case HostLane::Workers: return QStringLiteral("workers");
@@ -87,7 +93,12 @@ std::vector<StatsPiece> numa_stats(const NumaSnapshot& s) {
                                                 true}
                                    : StatsPiece{QStringLiteral("host copies node-local")});
     }
-    pieces.push_back({QStringLiteral("pinned %1").arg(bytes(s.pinned_total()))});
+    if (s.run_ended) {
+        // Said, so that "pinned 0 B" after the end is not read as a run that pinned nothing.
+        pieces.push_back({QStringLiteral("run ended: pinned %1 now, peak %2").arg(bytes(s.pinned_total()), bytes(s.pinned_peak_bytes))});
+    } else {
+        pieces.push_back({QStringLiteral("pinned %1").arg(bytes(s.pinned_total()))});
+    }
     return pieces;
 }
 
@@ -118,10 +129,11 @@ QString node_tooltip(const NumaSnapshot& s, int node, int package) {
     if (n == nullptr || state == nullptr) return QStringLiteral("cores the topology puts in no NUMA node");
     QStringList lines;
     lines << QStringLiteral("<b>NUMA node %1</b>%2").arg(node).arg(package >= 0 ? QStringLiteral(" · package %1").arg(package) : QString());
-    lines << QStringLiteral("memory %1").arg(n->memory_bytes ? bytes(n->memory_bytes) : QStringLiteral("not given"));
+    const QString memory = node_memory_text(*state);
+    lines << QStringLiteral("memory %1").arg(memory.isEmpty() ? QStringLiteral("not given") : memory);
     const std::uint64_t total = s.pinned_total();
-    lines << QStringLiteral("pinned here %1%2")
-                 .arg(bytes(state->pinned_bytes))
+    lines << QStringLiteral("%1 here%2")
+                 .arg(node_pinned_text(*state))
                  .arg(total ? QStringLiteral(" (%1 of the pinned bytes)").arg(percent(static_cast<double>(state->pinned_bytes) /
                                                                                       static_cast<double>(total)))
                             : QString());

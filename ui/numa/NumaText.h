@@ -33,6 +33,11 @@ std::vector<StatsPiece> numa_stats(const NumaSnapshot& snapshot);
 // "cross-node 63 % · 11.6 GB/s" (the rate while one is known)
 QString traffic_label(const QString& what, double share, const Traffic& traffic, double bytes_per_s);
 
+// A node's memory ("256 GiB") and the pinned bytes on it ("pinned 1.5 GiB"): the one wording of
+// these figures, on the drawing and in the node's tooltip alike.
+QString node_memory_text(const NodeState& node);  // empty when the topology does not say
+QString node_pinned_text(const NodeState& node);
+
 QString cpu_tooltip(const NumaSnapshot& snapshot, int cpu, int core, int package);
 QString node_tooltip(const NumaSnapshot& snapshot, int node, int package);
 // gpu: index into the topology's GPUs, -1 for the run's GPU that the topology lacks

@@ -32,6 +32,12 @@ void NumaView::show_snapshot(const NumaSnapshot& snapshot) {
     if (!same_place(snapshot_, snapshot)) layout_stale_ = true;
     snapshot_ = snapshot;
     update();
+    // An open tooltip says what the drawing says now, not what it said when the mouse stopped.
+    if (tooltip_at_ && QToolTip::isVisible()) {
+        const QString text = tooltip_at(*tooltip_at_);
+        if (text.isEmpty()) QToolTip::hideText();
+        else if (text != QToolTip::text()) QToolTip::showText(mapToGlobal(*tooltip_at_), text, this);
+    }
 }
 
 const NumaLayout& NumaView::geometry_now() {
@@ -85,10 +91,12 @@ bool NumaView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const QString text = tooltip_at(help->pos());
+        tooltip_at_ = help->pos();
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(help->globalPos(), text, this);
         return true;
     }
+    if (event->type() == QEvent::Leave) tooltip_at_.reset();
     return QWidget::event(event);
 }
 

@@ -5,6 +5,8 @@
 // everything itself (a 2-socket server has hundreds of CPUs); tooltips say what each thing is.
 #include <QWidget>
 
+#include <optional>
+
 #include "numa/NumaLayout.h"
 #include "numa/NumaViewModel.h"
 
@@ -39,6 +41,8 @@ private:
     NumaSnapshot snapshot_;
     NumaLayout layout_;
     bool layout_stale_ = true;
+    // Where the shown tooltip points, so that it follows the snapshots while it is open.
+    std::optional<QPoint> tooltip_at_;
 };
 
 }  // namespace pinscope::ui

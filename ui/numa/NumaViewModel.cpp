@@ -139,6 +139,8 @@ const NumaSnapshot& NumaViewModel::update(const NumaInputs& in, const SpanStore&
     const MachineTopology& topology = *in.topology;
     snapshot_.gpu = find_run_gpu(topology, in);
     snapshot_.modelled = in.usage.modelled;
+    snapshot_.run_ended = in.run_ended;
+    snapshot_.pinned_peak_bytes = in.pinned_peak_bytes;
 
     snapshot_.nodes.clear();
     for (const TopologyNode& n : topology.nodes) {

@@ -65,6 +65,9 @@ struct NumaSnapshot {
     // Nodes the cross-node H2D comes from: those holding pinned pages away from the GPU, else (no
     // pinned pages: pageable batches, first-touched by the workers) those the workers ran on.
     std::vector<int> cross_sources;
+    // The run has ended: its pinned memory is released (the nodes hold 0 bytes), its peak remains.
+    bool run_ended = false;
+    std::uint64_t pinned_peak_bytes = 0;
 
     bool gpu_node_known() const { return gpu.node >= 0; }
     // Whether the topology's GPU at `index` is the run's.
@@ -82,6 +85,8 @@ struct NumaInputs {
     std::string device_pci_bus_id;  // DeviceInfo::pci_bus_id, used while the usage has none
     std::string device_name;
     double now_s = 0;  // when this sample was taken (any origin): rates come from differences
+    bool run_ended = false;
+    std::uint64_t pinned_peak_bytes = 0;  // the pool's peak (reserved bytes) over the run
 };
 
 class NumaViewModel {

@@ -17,10 +17,9 @@ double positive_or_gap(double bytes) { return bytes > 0 ? bytes : std::numeric_l
 }  // namespace
 
 FootprintPlot::FootprintPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral("Pinned memory"), parent) {
-    ticker_ = QSharedPointer<MemoryLogTicker>::create();
-    ticker_->setLogBase(4);
-    ticker_->setSubTickCount(0);
-    yAxis->setTicker(ticker_);
+    auto ticker = QSharedPointer<MemoryLogTicker>::create();
+    ticker->setSubTickCount(0);
+    yAxis->setTicker(ticker);
     yAxis->setScaleType(QCPAxis::stLogarithmic);
     yAxis->setRange(1 << 20, 1ull << 32);
     in_use_ = add_line(QStringLiteral("in use"), QColor(0xF2, 0x8E, 0x2B), nullptr, Qt::SolidLine, 1.6);
@@ -51,6 +50,10 @@ void FootprintPlot::add_summary(double t, const RunSummary& summary) {
     const std::uint64_t memlock = summary.memlock_limit_bytes;
     if (memlock == std::numeric_limits<std::uint64_t>::max()) {
         memlock_->setName(QStringLiteral("memlock limit: none"));
+    } else if (summary.memlock_exempt) {
+        // Not drawn: a line far below what is locked would look broken, and it does not bind.
+        memlock_->data()->clear();
+        memlock_->setName(QStringLiteral("memlock limit %1: exempt (CAP_IPC_LOCK)").arg(memory_text(static_cast<double>(memlock))));
     } else if (budget > 0 && static_cast<double>(memlock) > budget * kMemlockOffScale) {
         memlock_->setName(QStringLiteral("memlock limit %1 (off scale)").arg(memory_text(static_cast<double>(memlock))));
     } else if (memlock > 0) {
@@ -70,8 +73,6 @@ void FootprintPlot::fit_value_axes() {
     }
     if (hi <= 0) return;
     yAxis->setRange(std::max(1024.0, lo / 3), hi * 3);
-    // Ticks every power of 4 where there is room for them, else every power of 16.
-    ticker_->setLogBase(axisRect()->height() < 160 ? 16 : 4);
 }
 
 }  // namespace pinscope::ui

@@ -8,8 +8,6 @@
 
 namespace pinscope::ui {
 
-class MemoryLogTicker;
-
 class FootprintPlot : public TimeSeriesPlot {
     Q_OBJECT
 
@@ -27,7 +25,6 @@ private:
     QCPGraph* peak_;
     QCPGraph* budget_;
     QCPGraph* memlock_;
-    QSharedPointer<MemoryLogTicker> ticker_;
 };
 
 }  // namespace pinscope::ui

@@ -11,6 +11,7 @@ InFlightPlot::InFlightPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral("Bat
     in_flight_->setLineStyle(QCPGraph::lsStepLeft);
     ready_->setLineStyle(QCPGraph::lsStepLeft);
     limit_->setLineStyle(QCPGraph::lsStepLeft);
+    fit_value_axes();  // the empty scale, before the first data
 }
 
 void InFlightPlot::add_counters(const std::vector<CounterSample>& samples) {

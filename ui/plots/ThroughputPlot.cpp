@@ -9,6 +9,7 @@ ThroughputPlot::ThroughputPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral(
     batches_ = add_line(QStringLiteral("batches/s"), QColor(0x2F, 0x6F, 0xDB), nullptr, Qt::SolidLine, 2.6);
     // Dashed over the solid batches/s: with a fixed batch size the two lines coincide.
     gb_per_s_ = add_line(QStringLiteral("H2D GB/s"), QColor(0xB0, 0x7A, 0xA1), yAxis2, Qt::DashLine, 1.6);
+    fit_value_axes();  // the empty scales, before the first data
 }
 
 void ThroughputPlot::add_metrics(double t, const Metrics& window) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "plots/MemoryLogTicker.h"
 #include "style/AppStyle.h"
 
 namespace pinscope::ui {
@@ -46,6 +47,33 @@ TimeSeriesPlot::TimeSeriesPlot(const QString& title, QWidget* parent) : QCustomP
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
     set_frozen(false);
+    connect(this, &QCustomPlot::afterLayout, this, &TimeSeriesPlot::space_value_ticks);
+}
+
+double TimeSeriesPlot::min_tick_spacing(const QCPAxis* axis) {
+    return 1.6 * QFontMetricsF(axis->tickLabelFont()).height();  // over half a label's height of air between labels
+}
+
+void TimeSeriesPlot::space_value_ticks() {
+    // The ticks were made for the axes' previous height: where that gives labels too close (or too
+    // far apart) for the height they have now, change the spacing and draw again.
+    bool changed = false;
+    const double px = axisRect()->height();
+    for (QCPAxis* axis : {yAxis, yAxis2}) {
+        if (!axis->visible()) continue;
+        const double spacing = min_tick_spacing(axis);
+        if (auto memory = axis->ticker().dynamicCast<MemoryLogTicker>()) {
+            changed |= memory->fit(axis->range(), px, spacing);
+        } else {
+            // QCustomPlot rounds the step to a readable one, which can give up to a third more ticks.
+            const int count = std::max(2, static_cast<int>(px / (spacing * 1.34)));
+            if (axis->ticker()->tickCount() != count) {
+                axis->ticker()->setTickCount(count);
+                changed = true;
+            }
+        }
+    }
+    if (changed) replot(rpQueuedReplot);
 }
 
 void TimeSeriesPlot::resizeEvent(QResizeEvent* event) {

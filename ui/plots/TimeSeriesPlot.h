@@ -26,6 +26,8 @@ public:
     QString title() const { return title_; }
     // Points of every line together (tests: a run fills the plot).
     int point_count() const;
+    // The least distance between two value-axis tick labels (their centres), in pixels.
+    static double min_tick_spacing(const QCPAxis* axis);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -39,6 +41,8 @@ protected:
     double seconds_of(TimeNs time) const { return static_cast<double>(time - origin_) * 1e-9; }
 
 private:
+    void space_value_ticks();
+
     QString title_;
     TimeNs origin_ = 0;
     bool frozen_ = false;

@@ -7,6 +7,7 @@ namespace pinscope::ui {
 UtilisationPlot::UtilisationPlot(QWidget* parent)
     : TimeSeriesPlot(QStringLiteral("GPU busy · copy hidden · GPU starved (%)"), parent) {
     yAxis->setLabel(QStringLiteral("%"));
+    fit_value_axes();  // 0 to 100 before the first data too
     gpu_busy_ = add_line(QStringLiteral("GPU busy"), stage_color(Stage::Compute).darker(115), nullptr, Qt::SolidLine, 2);
     copy_hidden_ = add_line(QStringLiteral("copy hidden"), stage_color(Stage::H2D), nullptr, Qt::SolidLine, 1.6);
     gpu_starved_ = add_line(QStringLiteral("GPU starved"), stage_color(Stage::Staging), nullptr, Qt::DashLine, 1.6);

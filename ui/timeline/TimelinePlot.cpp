@@ -1,8 +1,10 @@
 #include "timeline/TimelinePlot.h"
 
+#include <QFontMetricsF>
 #include <QToolTip>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "export/ExportFormat.h"
@@ -18,6 +20,8 @@ namespace {
 constexpr double kMinWindow = 0.002;
 constexpr double kMaxWindow = 120;
 constexpr int kClickSlopPx = 4;
+constexpr int kMarkerPadX = 4, kMarkerPadY = 2;
+constexpr int kMarkerRows = 3;  // rows of marker labels above the lanes
 constexpr TimeNs kBatchSearchRadius = 10'000'000'000;  // a batch's stages lie within seconds of each other
 
 QString human_bytes(std::uint64_t bytes) {
@@ -90,6 +94,7 @@ TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
                                         "the consumer and the GPU's streams handle them."));
     empty_hint_->setTextAlignment(Qt::AlignCenter);
     set_frozen(false);
+    connect(this, &QCustomPlot::beforeReplot, this, &TimelinePlot::place_marker_labels);
 }
 
 QRect TimelinePlot::lanes_rect() const { return axisRect()->rect(); }
@@ -101,6 +106,7 @@ void TimelinePlot::reset(TimeNs origin) {
         removeItem(m.label);
     }
     markers_.clear();
+    axisRect()->setMinimumMargins(QMargins());
     select_batch(std::nullopt);
     xAxis->setRange(0, live_window_s_);
     replot(rpQueuedReplot);
@@ -116,35 +122,80 @@ void TimelinePlot::add_markers(const std::vector<Marker>& markers) {
         line->point2->setCoords(t, 1);
         line->setPen(QPen(color, 1.5, Qt::DashLine));
         auto* label = new QCPItemText(this);
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->position->setType(QCPItemPosition::ptAbsolute);
         label->setText(text);
         label->setFont(app_font(9));
         label->setColor(color.darker(130));
         label->setBrush(QColor(255, 255, 255, 230));
         label->setPen(QPen(color));
-        label->setPadding(QMargins(4, 2, 4, 2));
-        label->setClipToAxisRect(true);
-        markers_.push_back({line, label});
+        label->setPadding(QMargins(kMarkerPadX, kMarkerPadY, kMarkerPadX, kMarkerPadY));
+        label->setClipToAxisRect(false);
+        markers_.push_back({line, label, text});
     }
     if (markers.empty()) return;
+    axisRect()->setMinimumMargins(QMargins(0, static_cast<int>(std::ceil(marker_band_height())), 0, 0));
     place_marker_labels();
     replot(rpQueuedReplot);
 }
 
 void TimelinePlot::place_marker_labels() {
-    // Labels of markers close in time go on different lines, so that they do not cover each other.
-    for (std::size_t i = 0; i < markers_.size(); ++i) {
-        const double t = markers_[i].line->point1->key();
-        markers_[i].label->position->setCoords(t, 0.02 + 0.07 * static_cast<double>(i % 4));
+    // The labels go in a band above the lanes, so that they cover no span, count or highlighted
+    // batch: each on the first of kMarkerRows rows where it clears the label before it, to the right
+    // of its line, or to the left where the plot ends first; where no row has room, it is shortened
+    // (elided) to the room there is, or left out when that is too little to read. The lines stay.
+    const QFont font = app_font(9);
+    const QFontMetricsF metrics(font);
+    const double row_height = marker_band_height() / kMarkerRows;
+    const QRect lanes = axisRect()->rect();
+    const double band_top = lanes.top() - marker_band_height();
+    std::array<double, kMarkerRows> row_end{};
+    row_end.fill(-1e9);
+    for (auto& m : markers_) {
+        const double x = xAxis->coordToPixel(m.line->point1->key());
+        m.label->setVisible(false);
+        if (x < lanes.left() || x > lanes.right()) continue;
+        const double full = metrics.horizontalAdvance(m.text) + 2 * kMarkerPadX + 2;
+        const bool leftwards = x + full > lanes.right() && x - full >= lanes.left();
+        double left = leftwards ? x - full : x;
+        double room = leftwards ? full : lanes.right() - x;
+        int row = -1;
+        for (int r = 0; r < kMarkerRows; ++r)
+            if (row_end[r] + 4 <= left) {
+                row = r;
+                break;
+            }
+        if (row < 0) {  // every row is taken here: the one that frees first, shortened to fit after it
+            row = static_cast<int>(std::min_element(row_end.begin(), row_end.end()) - row_end.begin());
+            left = std::max(x, row_end[row] + 4);
+            room = std::min(room, lanes.right() - left);
+            if (left > x + 2) room = 0;  // its line would stand apart from it
+        }
+        const double text_room = std::min(room, full) - 2 * kMarkerPadX - 2;
+        const QString shown = metrics.elidedText(m.text, Qt::ElideRight, text_room);
+        if (text_room < metrics.horizontalAdvance(QStringLiteral("reconf…")) || shown.isEmpty()) continue;
+        m.label->setText(shown);
+        m.label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m.label->position->setCoords(left, band_top + row * row_height);
+        m.label->setVisible(true);
+        row_end[row] = left + metrics.horizontalAdvance(shown) + 2 * kMarkerPadX + 2;
     }
+}
+
+double TimelinePlot::marker_band_height() {
+    return kMarkerRows * (QFontMetricsF(app_font(9)).height() + 2 * kMarkerPadY + 2);
 }
 
 QStringList TimelinePlot::marker_texts() const {
     QStringList texts;
-    for (const auto& m : markers_) texts << m.label->text();
+    for (const auto& m : markers_) texts << m.text;
     return texts;
+}
+
+QList<QRectF> TimelinePlot::marker_label_rects() const {
+    QList<QRectF> rects;
+    for (const auto& m : markers_)
+        if (m.label->visible()) rects << QRectF(m.label->topLeft->pixelPosition(), m.label->bottomRight->pixelPosition());
+    return rects;
 }
 
 void TimelinePlot::update_lane_ticks() {

@@ -37,7 +37,11 @@ public:
     void select_batch(std::optional<std::uint64_t> batch, TimeNs around = 0);
     std::optional<std::uint64_t> selected_batch() const { return selected_batch_; }
     int marker_count() const { return static_cast<int>(markers_.size()); }
-    QStringList marker_texts() const;
+    QStringList marker_texts() const;  // in full, however short their labels are drawn
+    // Where the marker labels are drawn now (widget coordinates), the ones left out not included.
+    QList<QRectF> marker_label_rects() const;
+    // The band above the lanes that holds the marker labels, in pixels.
+    static double marker_band_height();
     // The span under a point of this widget, if any.
     std::optional<Span> span_at(const QPoint& pos) const;
     QString describe(const Span& span) const;
@@ -64,6 +68,7 @@ private:
     struct MarkerItems {
         QCPItemStraightLine* line;
         QCPItemText* label;
+        QString text;
     };
 
     const SpanStore& store_;

@@ -321,6 +321,8 @@ void MainWindow::refresh_numa() {
     inputs.device_pci_bus_id = device.pci_bus_id;
     inputs.device_name = device.kind == "cuda" ? device.name : "emulated " + device.profile;
     inputs.now_s = feed_.now_s();
+    inputs.run_ended = !feed_.running();
+    inputs.pinned_peak_bytes = feed_.summary().pinned.reserved_bytes.peak;
     numa_view_->show_snapshot(numa_model_->update(inputs, feed_.spans()));
     controls_->set_run_topology(inputs.topology);
 }
