@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "export/ExportFormat.h"
+#include "plots/ByteFormat.h"
 #include "style/AppStyle.h"
 #include "style/StagePalette.h"
 #include "timeline/SpanPlottable.h"
@@ -19,14 +21,6 @@ constexpr double kMinWindow = 0.002;
 constexpr double kMaxWindow = 120;
 constexpr int kClickSlopPx = 4;
 constexpr TimeNs kBatchSearchRadius = 10'000'000'000;  // a batch's stages lie within seconds of each other
-
-QString human_bytes(std::uint64_t bytes) {
-    const double b = static_cast<double>(bytes);
-    if (b >= 1e9) return QStringLiteral("%1 GB").arg(b / 1e9, 0, 'f', 2);
-    if (b >= 1e6) return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
-    if (b >= 1e3) return QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(bytes);
-}
 
 QString human_duration(TimeNs ns) {
     const double d = static_cast<double>(ns);
@@ -90,6 +84,9 @@ TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
                                         "the consumer and the GPU's streams handle them."));
     empty_hint_->setTextAlignment(Qt::AlignCenter);
     set_frozen(false);
+    // Which lanes are shown depends on where the view starts (lanes that ended before it go).
+    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { update_lanes(); });
+    update_lanes();
 }
 
 QRect TimelinePlot::lanes_rect() const { return axisRect()->rect(); }
@@ -101,6 +98,7 @@ void TimelinePlot::reset(TimeNs origin) {
         removeItem(m.label);
     }
     markers_.clear();
+    reconfigurations_.clear();
     select_batch(std::nullopt);
     xAxis->setRange(0, live_window_s_);
     replot(rpQueuedReplot);
@@ -127,6 +125,9 @@ void TimelinePlot::add_markers(const std::vector<Marker>& markers) {
         label->setPadding(QMargins(4, 2, 4, 2));
         label->setClipToAxisRect(true);
         markers_.push_back({line, label});
+        if (marker.text.starts_with("reconfigured"))
+            reconfigurations_.insert(std::upper_bound(reconfigurations_.begin(), reconfigurations_.end(), marker.time),
+                                     marker.time);
     }
     if (markers.empty()) return;
     place_marker_labels();
@@ -147,31 +148,32 @@ QStringList TimelinePlot::marker_texts() const {
     return texts;
 }
 
-void TimelinePlot::update_lane_ticks() {
-    std::vector<Lane> lanes;
-    for (const auto& lane : store_.lanes()) lanes.push_back(lane.lane);
-    if (lanes == ticked_lanes_) return;
-    ticked_lanes_ = lanes;
+void TimelinePlot::update_lanes() {
+    const TimeNs view_from = spans_->origin() + static_cast<TimeNs>(std::llround(xAxis->range().lower * 1e9));
+    auto lanes = lanes_to_show(store_, reconfigurations_, view_from);
+    if (lanes == spans_->shown_lanes()) return;
     QVector<double> ticks;
     QVector<QString> labels;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         ticks << static_cast<double>(i);
-        labels << lane_label(lanes[i]) + QStringLiteral("  ");
+        labels << lane_label(lanes[i].lane) + QStringLiteral("  ");
     }
     lane_ticker_->setTicks(ticks, labels);
     yAxis->setRange(-0.5, std::max<double>(static_cast<double>(lanes.size()), 1) - 0.5);
+    spans_->set_lanes(std::move(lanes));
+    lanes_changed_ = true;
 }
 
 void TimelinePlot::refresh(double now_s, bool moving) {
     const bool labels = frozen_ || !moving;
     const bool labels_changed = labels != spans_->labels();
     spans_->set_labels(labels);
-    const std::size_t lanes_before = ticked_lanes_.size();
-    update_lane_ticks();
-    empty_hint_->setVisible(store_.empty());
-    // Frozen, the picture only changes when a lane appears; pans and zooms replot by themselves.
-    if (frozen_ && ticked_lanes_.size() == lanes_before && !labels_changed) return;
     if (!frozen_) xAxis->setRange(now_s - live_window_s_, now_s);
+    update_lanes();
+    empty_hint_->setVisible(store_.empty());
+    // Frozen, the picture only changes when the lanes do; pans and zooms replot by themselves.
+    const bool lanes_changed = std::exchange(lanes_changed_, false);
+    if (frozen_ && !lanes_changed && !labels_changed) return;
     replot(rpQueuedReplot);
 }
 
@@ -212,7 +214,7 @@ QString TimelinePlot::describe(const Span& span) const {
                        .arg(static_cast<double>(span.start - spans_->origin()) * 1e-9, 0, 'f', 6)
                        .arg(human_duration(span.duration()));
     if (span.bytes > 0) {
-        text += QStringLiteral("<br>%1").arg(human_bytes(span.bytes));
+        text += QStringLiteral("<br>%1").arg(memory_text(static_cast<double>(span.bytes)));
         if (const auto rate = span_gb_per_s(span)) text += QStringLiteral(" · %1 GB/s").arg(*rate, 0, 'f', 2);
     }
     if (!is_device_lane(span.lane.kind)) {
@@ -234,8 +236,9 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent* event) {
         QToolTip::showText(global, stage_description(*stage), this);
     } else if (legend_->folded_entry_at(QPointF(pos))) {
         QToolTip::showText(global,
-                           QStringLiteral("Spans narrower than %1 pixels are folded into one hatched block; zoom in "
-                                          "(mouse wheel) to see them one by one.")
+                           QStringLiteral("Spans narrower than %1 pixels are folded per pixel column: the bar's height "
+                                          "is the share of the column's time the lane was busy, its colour the stage "
+                                          "that took most of it. Zoom in (mouse wheel) to see the spans one by one.")
                                .arg(SpanPlottable::kMinBoxPx),
                            this);
     } else {

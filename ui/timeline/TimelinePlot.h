@@ -58,7 +58,8 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    void update_lane_ticks();
+    // The lanes to draw for the current range (LaneVisibility), and their labels.
+    void update_lanes();
     void place_marker_labels();
 
     struct MarkerItems {
@@ -71,8 +72,9 @@ private:
     StageLegendElement* legend_;
     QCPItemText* empty_hint_;
     QSharedPointer<QCPAxisTickerText> lane_ticker_;
-    std::vector<Lane> ticked_lanes_;
     std::vector<MarkerItems> markers_;
+    std::vector<TimeNs> reconfigurations_;  // sorted
+    bool lanes_changed_ = false;
     bool frozen_ = false;
     double live_window_s_ = 0.3;
     std::optional<std::uint64_t> selected_batch_;
