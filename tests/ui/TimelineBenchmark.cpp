@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
     };
     const View views[] = {
         {"whole run (every span in view, folded)", 0, run_s},
+        {"60 s", run_s / 2, run_s / 2 + 60},
         {"10 s", run_s / 2, run_s / 2 + 10},
         {"live window 0.3 s", run_s - 0.3, run_s},
     };

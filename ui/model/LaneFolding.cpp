@@ -94,8 +94,13 @@ void LaneFolding::add_summary(const LaneSummary& summary, std::int64_t from_bin,
         const double x0 = first_x + static_cast<double>(k) * bin_columns, x1 = x0 + bin_columns;
         const double a = std::max(x0, 0.0), b = std::min(x1, static_cast<double>(grid_.count));
         if (!(b > a)) continue;
+        const auto c0 = static_cast<std::size_t>(a);
+        if (a == x0 && b == x1 && b <= static_cast<double>(c0 + 1)) {  // the common case: inside one column
+            for (std::size_t s = 0; s < bins[k].size(); ++s) times_[c0][s] += static_cast<double>(bins[k][s]);
+            continue;
+        }
         const auto c1 = std::min(static_cast<std::size_t>(b), times_.size() - 1);
-        for (auto c = static_cast<std::size_t>(a); c <= c1; ++c) {
+        for (auto c = c0; c <= c1; ++c) {
             const double share = (std::min(b, static_cast<double>(c + 1)) - std::max(a, static_cast<double>(c))) / bin_columns;
             if (share <= 0) continue;
             for (std::size_t s = 0; s < bins[k].size(); ++s) times_[c][s] += share * static_cast<double>(bins[k][s]);
