@@ -1,6 +1,7 @@
 // The timeline's plottable: spans too narrow to see are folded (and counted) into bars of busy
 // share, wide ones are drawn one by one, and every visible span is accounted for either way;
 // lanes of threads that a change removed leave the views that start after it.
+#include <QRegularExpression>
 #include <QTest>
 
 #include "UiTestSupport.h"
@@ -125,6 +126,14 @@ private slots:
             QVERIFY2(std::abs(quarter - full / 4.0) <= 2,
                      qPrintable(QStringLiteral("quarter %1 px against full %2 px").arg(quarter).arg(full)));
         }
+        // Hovering a bar tells what its column holds.
+        const QPointF at(plot.xAxis->coordToPixel(7.5), plot.yAxis->coordToPixel(0));
+        const auto column = plot.spans()->column_at(at);
+        QVERIFY(column);
+        QVERIFY(std::abs(column->busy - 0.25) < 0.01);
+        QVERIFY(column->stage_ns[static_cast<std::size_t>(Stage::Compute)] > 0);
+        const QRegularExpression shares(QStringLiteral("busy 2[45]\\.\\d %: compute 2[45]\\.\\d %<br>"));
+        QVERIFY2(plot.describe(*column).contains(shares), qPrintable(plot.describe(*column)));
     }
 
     // Workers 4 -> 2: the two that are gone leave a view that starts after the change, and come

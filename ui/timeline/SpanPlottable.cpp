@@ -60,6 +60,25 @@ std::optional<Span> SpanPlottable::span_at(const QPointF& pos) const {
                           std::max<TimeNs>(tolerance, 0));
 }
 
+std::optional<SpanPlottable::ColumnShare> SpanPlottable::column_at(const QPointF& pos) {
+    const int row = row_at(pos.y());
+    if (row < 0 || grid_.count <= 0) return std::nullopt;
+    const RowGeometry geometry = row_geometry(row);
+    if (std::abs(pos.y() - geometry.center) > geometry.height * kBoxHeight / 2 + 1) return std::nullopt;
+    const Lane lane = shown_[static_cast<std::size_t>(row)].lane;
+    const int store_row = store_.row_of(lane);
+    if (store_row < 0) return std::nullopt;
+    const double at = static_cast<double>(time_at(pos.x()) - origin_);
+    const FoldGrid one{origin_, grid_.column_ns, static_cast<std::int64_t>(std::floor(at / grid_.column_ns)), 1};
+    folding_.fold(store_.lanes()[static_cast<std::size_t>(store_row)], one, kMinBoxPx * grid_.column_ns);
+    if (folding_.busy(0) <= 0) return std::nullopt;
+    ColumnShare share{lane, static_cast<TimeNs>(std::llround(one.column_start(0))),
+                      static_cast<TimeNs>(std::llround(one.column_start(1))), folding_.busy(0), {}, folding_.folded_spans()};
+    for (int s = 0; s < kStageCount; ++s)
+        share.stage_ns[static_cast<std::size_t>(s)] = folding_.stage_ns(0, static_cast<Stage>(s));
+    return share;
+}
+
 double SpanPlottable::selectTest(const QPointF&, bool, QVariant*) const {
     return -1;  // the timeline handles clicks itself: a click selects a batch, not the plottable
 }

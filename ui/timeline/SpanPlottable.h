@@ -6,6 +6,7 @@
 // step per pixel column and lane, plus one per bin of the lanes' summaries or per span in view
 // (whichever is finer than two per column), however long the run. The key
 // axis is seconds since the run's start; the value axis is the row of a shown lane.
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,15 @@ public:
         std::size_t folded_spans = 0;  // spans inside them
     };
 
+    // What one folded pixel column of a lane holds (for its tooltip).
+    struct ColumnShare {
+        Lane lane;
+        TimeNs from = 0, to = 0;
+        double busy = 0;  // share of [from, to)
+        std::array<TimeNs, kStageCount> stage_ns{};
+        std::size_t spans = 0;  // kept spans folded into it
+    };
+
     SpanPlottable(QCPAxis* time_axis, QCPAxis* row_axis, const SpanStore& store);
 
     void set_origin(TimeNs origin) { origin_ = origin; }
@@ -48,6 +58,9 @@ public:
     int row_at(double y_px) const;
     // The span under a pixel position (within a few pixels), if any.
     std::optional<Span> span_at(const QPointF& pos) const;
+    // The folded column under a pixel position, where it holds any busy time (folds it afresh
+    // on the last draw's grid).
+    std::optional<ColumnShare> column_at(const QPointF& pos);
     TimeNs time_at(double x_px) const;
     double pixel_of(TimeNs time) const;
 

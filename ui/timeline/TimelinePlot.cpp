@@ -225,13 +225,37 @@ QString TimelinePlot::describe(const Span& span) const {
     return text;
 }
 
+QString TimelinePlot::describe(const SpanPlottable::ColumnShare& column) const {
+    const double length = static_cast<double>(column.to - column.from);
+    std::vector<std::pair<TimeNs, Stage>> stages;
+    for (int s = 0; s < kStageCount; ++s)
+        if (const TimeNs t = column.stage_ns[static_cast<std::size_t>(s)]; t > 0) stages.emplace_back(t, static_cast<Stage>(s));
+    std::sort(stages.begin(), stages.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QStringList parts;
+    for (const auto& [t, stage] : stages)
+        parts << QStringLiteral("%1 %2 %").arg(stage_label(stage).toHtmlEscaped()).arg(100.0 * static_cast<double>(t) / length, 0, 'f', 1);
+    return QStringLiteral("<b>%1</b> · %2 s to %3 s<br>busy %4 %: %5<br>%6 spans folded here; zoom in (wheel) to see them one by one")
+        .arg(lane_label(column.lane).toHtmlEscaped())
+        .arg(static_cast<double>(column.from - spans_->origin()) * 1e-9, 0, 'f', 3)
+        .arg(static_cast<double>(column.to - spans_->origin()) * 1e-9, 0, 'f', 3)
+        .arg(100.0 * column.busy, 0, 'f', 1)
+        .arg(parts.join(QStringLiteral(", ")))
+        .arg(column.spans);
+}
+
 void TimelinePlot::mouseMoveEvent(QMouseEvent* event) {
     QCustomPlot::mouseMoveEvent(event);
     if (event->buttons() != Qt::NoButton) return;
     const QPoint pos = event->pos();
     const QPoint global = event->globalPosition().toPoint();
-    if (const auto span = span_at(pos)) {
+    const auto span = span_at(pos);
+    // A span drawn as its own box tells about itself; over folded bars, the column tells its shares.
+    const bool boxed = span && spans_->pixel_of(span->end) - spans_->pixel_of(span->start) >= SpanPlottable::kMinBoxPx;
+    const auto column = boxed || !axisRect()->rect().contains(pos) ? std::nullopt : spans_->column_at(QPointF(pos));
+    if (boxed || (span && !column)) {
         QToolTip::showText(global, describe(*span), this);
+    } else if (column) {
+        QToolTip::showText(global, describe(*column), this);
     } else if (const auto stage = legend_->stage_at(QPointF(pos))) {
         QToolTip::showText(global, stage_description(*stage), this);
     } else if (legend_->folded_entry_at(QPointF(pos))) {

@@ -9,11 +9,11 @@
 #include <qcustomplot.h>
 
 #include "model/SpanStore.h"
+#include "timeline/SpanPlottable.h"
 #include "trace/Trace.h"
 
 namespace pinscope::ui {
 
-class SpanPlottable;
 class StageLegendElement;
 
 class TimelinePlot : public QCustomPlot {
@@ -41,6 +41,8 @@ public:
     // The span under a point of this widget, if any.
     std::optional<Span> span_at(const QPoint& pos) const;
     QString describe(const Span& span) const;
+    // What a folded column holds: busy share, stages by share, how many spans.
+    QString describe(const SpanPlottable::ColumnShare& column) const;
     SpanPlottable* spans() const { return spans_; }
     // The rectangle where the lanes are drawn, in widget coordinates.
     QRect lanes_rect() const;
