@@ -55,6 +55,28 @@ private slots:
             for (std::size_t i = 1; i < lane.spans.size(); ++i) QVERIFY(lane.spans[i - 1].start <= lane.spans[i].start);
     }
 
+    // A lane whose every span was let go keeps its row and its busy time: a whole-run view still
+    // shows that an early worker was there.
+    void aLaneLetGoKeepsItsSummary() {
+        SpanStore store(1000);
+        std::vector<Span> early, late;
+        for (TimeNs t = 0; t < 500; ++t) early.push_back({t * 1000, t * 1000 + 400, 0, 0, Stage::Load, {LaneKind::Worker, 3}});
+        for (TimeNs t = 0; t < 5000; ++t)
+            late.push_back({1'000'000 + t * 1000, 1'000'000 + t * 1000 + 900, 0, 0, Stage::Wait, {LaneKind::Consumer, 0}});
+        store.add(early);
+        store.add(late);
+        const int row = store.row_of({LaneKind::Worker, 3});
+        QVERIFY(row >= 0);
+        const auto& lane = store.lanes()[static_cast<std::size_t>(row)];
+        QVERIFY(lane.spans.empty());
+        QCOMPARE(lane.summary.spans(), 500u);
+        double busy = 0;
+        for (const auto& bin : lane.summary.bins()) busy += bin[static_cast<std::size_t>(Stage::Load)];
+        QCOMPARE(busy, 500.0 * 400);
+        QCOMPARE(store.earliest_known(), TimeNs{0});
+        QVERIFY(store.earliest_start() > 0);
+    }
+
     void findsTheSpanUnderATime() {
         SpanStore store;
         const Lane lane{LaneKind::CopyStream, 0};

@@ -19,7 +19,7 @@ void SpanStore::clear() {
 LaneSpans& SpanStore::lane_for(Lane lane) {
     auto it = std::lower_bound(lanes_.begin(), lanes_.end(), lane,
                                [](const LaneSpans& a, Lane b) { return lane_less(a.lane, b); });
-    if (it == lanes_.end() || !(it->lane == lane)) it = lanes_.insert(it, LaneSpans{lane, {}, 0});
+    if (it == lanes_.end() || !(it->lane == lane)) it = lanes_.insert(it, LaneSpans{lane, {}, {}, 0, 0, {}});
     return *it;
 }
 
@@ -37,12 +37,16 @@ void SpanStore::add(const std::vector<Span>& spans) {
         auto& list = last->spans;
         if (list.empty() || list.back().start <= span.start) {
             list.push_back(span);
+            last->keys.emplace_back(span);
         } else {
             const auto at = std::upper_bound(list.begin(), list.end(), span.start,
                                              [](TimeNs t, const Span& s) { return t < s.start; });
+            last->keys.emplace(last->keys.begin() + (at - list.begin()), span);
             list.insert(at, span);
         }
         last->max_duration = std::max(last->max_duration, span.duration());
+        last->latest_end = std::max(last->latest_end, span.end);
+        last->summary.add(span);
         latest_end_ = std::max(latest_end_, span.end);
         ++size_;
         // lane_for may insert into lanes_ and move the others: look the lane up again next time.
@@ -76,10 +80,10 @@ void SpanStore::drop_oldest(std::size_t target) {
     for (auto& lane : lanes_) {
         const std::size_t n = first_starting_at(lane, lo + 1);
         lane.spans.erase(lane.spans.begin(), lane.spans.begin() + static_cast<std::ptrdiff_t>(n));
+        lane.keys.erase(lane.keys.begin(), lane.keys.begin() + static_cast<std::ptrdiff_t>(n));
         size_ -= n;
         dropped_ += n;
     }
-    std::erase_if(lanes_, [](const LaneSpans& lane) { return lane.spans.empty(); });
 }
 
 std::size_t SpanStore::first_starting_at(const LaneSpans& lane, TimeNs time, std::size_t from) {
@@ -139,6 +143,17 @@ TimeNs SpanStore::earliest_start() const {
     for (const auto& lane : lanes_) {
         if (lane.spans.empty()) continue;
         earliest = any ? std::min(earliest, lane.spans.front().start) : lane.spans.front().start;
+        any = true;
+    }
+    return earliest;
+}
+
+TimeNs SpanStore::earliest_known() const {
+    TimeNs earliest = 0;
+    bool any = false;
+    for (const auto& lane : lanes_) {
+        if (lane.summary.empty()) continue;
+        earliest = any ? std::min(earliest, lane.summary.earliest()) : lane.summary.earliest();
         any = true;
     }
     return earliest;

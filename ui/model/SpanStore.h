@@ -1,22 +1,40 @@
 #pragma once
 // The spans the window shows, one sorted sequence per lane, in bounded memory: past `capacity`
-// the oldest spans go. Lanes are kept in display order (workers, pin thread, consumer, copy
-// stream, compute stream), and each lane is sorted by start so that the visible part of a lane is
-// found by binary search. Plain C++ (no Qt), owned and used by the GUI thread only.
+// the oldest spans go; each lane's LaneSummary (busy time per stage in bounded bins) keeps what
+// every span held, so that the whole run can still be drawn. Lanes are kept in display order
+// (workers, pin thread, consumer, copy stream, compute stream), and each lane is sorted by start so
+// that the visible part of a lane is found by binary search. Plain C++ (no Qt), GUI thread only.
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <vector>
 
+#include "model/LaneSummary.h"
 #include "trace/Span.h"
 
 namespace pinscope::ui {
 
+// What folding reads of a span, 16 bytes kept beside it: a whole-run view reads every span's key,
+// and reading a third of the memory takes about a third of the time.
+struct FoldKey {
+    TimeNs start = 0;
+    std::uint64_t packed = 0;  // the end in the low 59 bits (two's complement), the stage above
+    explicit FoldKey(const Span& span)
+        : start(span.start),
+          packed((static_cast<std::uint64_t>(span.end) & ((std::uint64_t{1} << 59) - 1)) |
+                 (static_cast<std::uint64_t>(span.stage) << 59)) {}
+    TimeNs end() const { return static_cast<TimeNs>(packed << 5) >> 5; }
+    Stage stage() const { return static_cast<Stage>(packed >> 59); }
+};
+
 struct LaneSpans {
     Lane lane;
     std::deque<Span> spans;   // sorted by start
+    std::deque<FoldKey> keys; // keys[i] is spans[i]'s
     TimeNs max_duration = 0;  // longest span ever added: how far back a visible span can start
+    TimeNs latest_end = 0;    // end of the latest span ever added
+    LaneSummary summary;      // of every span the lane had, kept or let go
 };
 
 class SpanStore {
@@ -34,7 +52,7 @@ public:
     bool empty() const { return size_ == 0; }
 
     const std::vector<LaneSpans>& lanes() const { return lanes_; }
-    // Row of a lane in display order, or -1 when the store has no span on it.
+    // Row of a lane in display order, or -1 when the store has never had a span on it.
     int row_of(Lane lane) const;
 
     // Index of the first span of `lane` that may end at or after `time` (binary search).
@@ -49,7 +67,8 @@ public:
     // All spans kept, lane by lane (exporters sort them themselves).
     std::vector<Span> all_spans() const;
 
-    TimeNs earliest_start() const;  // 0 when empty
+    TimeNs earliest_start() const;  // of the spans kept; 0 when empty
+    TimeNs earliest_known() const;  // of every span the store had, kept or let go
     TimeNs latest_end() const { return latest_end_; }
 
 private:

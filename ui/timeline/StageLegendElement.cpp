@@ -20,7 +20,7 @@ StageLegendElement::StageLegendElement(QCustomPlot* plot) : QCPLayoutElement(plo
         const auto stage = static_cast<Stage>(s);
         entries_.push_back({stage, stage_label(stage), {}});
     }
-    entries_.push_back({std::nullopt, QStringLiteral("folded spans (zoom in)"), {}});
+    entries_.push_back({std::nullopt, QStringLiteral("folded: bar height = busy share"), {}});
     setMargins(QMargins(0, 0, 0, 0));
 }
 
@@ -60,8 +60,14 @@ void StageLegendElement::draw(QCPPainter* painter) {
         if (entry.stage) {
             painter->fillRect(swatch, stage_color(*entry.stage));
         } else {
-            painter->fillRect(swatch, QColor(0xB8, 0xBE, 0xC6));
-            painter->fillRect(swatch, QBrush(QColor(0x55, 0x5B, 0x63), Qt::BDiagPattern));
+            // Bars of a folded lane: the stage's colour up to the share of time busy.
+            painter->fillRect(swatch, QColor(0xE6, 0xE9, 0xED));
+            const double w = swatch.width() / 3;
+            const double shares[] = {0.45, 0.8, 1.0};
+            for (int i = 0; i < 3; ++i) {
+                const double h = swatch.height() * shares[i];
+                painter->fillRect(QRectF(swatch.left() + i * w, swatch.bottom() - h, w, h), QColor(0x55, 0x5B, 0x63));
+            }
         }
         painter->setPen(QColor(0x1F, 0x23, 0x28));
         painter->drawText(QRectF(swatch.right() + kSwatchGap, entry.box.top(), entry.box.width(), entry.box.height()),

@@ -1,6 +1,6 @@
 #pragma once
 // The timeline's legend, inside the plot (so that it is in every screenshot of the timeline): a
-// swatch and a name per stage, and the hatched swatch of folded spans, wrapped onto as many lines
+// swatch and a name per stage, and the entry of folded spans (bars of busy share), wrapped onto as many lines
 // as the plot's width needs.
 #include <optional>
 #include <vector>

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include "export/ExportFormat.h"
+#include "plots/ByteFormat.h"
 #include "style/AppStyle.h"
 #include "style/StagePalette.h"
 #include "timeline/SpanPlottable.h"
@@ -23,14 +25,6 @@ constexpr int kClickSlopPx = 4;
 constexpr int kMarkerPadX = 4, kMarkerPadY = 2;
 constexpr int kMarkerRows = 3;  // rows of marker labels above the lanes
 constexpr TimeNs kBatchSearchRadius = 10'000'000'000;  // a batch's stages lie within seconds of each other
-
-QString human_bytes(std::uint64_t bytes) {
-    const double b = static_cast<double>(bytes);
-    if (b >= 1e9) return QStringLiteral("%1 GB").arg(b / 1e9, 0, 'f', 2);
-    if (b >= 1e6) return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
-    if (b >= 1e3) return QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(bytes);
-}
 
 QString human_duration(TimeNs ns) {
     const double d = static_cast<double>(ns);
@@ -95,6 +89,9 @@ TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
     empty_hint_->setTextAlignment(Qt::AlignCenter);
     set_frozen(false);
     connect(this, &QCustomPlot::beforeReplot, this, &TimelinePlot::place_marker_labels);
+    // Which lanes are shown depends on where the view starts (lanes that ended before it go).
+    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { update_lanes(); });
+    update_lanes();
 }
 
 QRect TimelinePlot::lanes_rect() const { return axisRect()->rect(); }
@@ -107,6 +104,7 @@ void TimelinePlot::reset(TimeNs origin) {
     }
     markers_.clear();
     axisRect()->setMinimumMargins(QMargins());
+    reconfigurations_.clear();
     select_batch(std::nullopt);
     xAxis->setRange(0, live_window_s_);
     replot(rpQueuedReplot);
@@ -131,6 +129,9 @@ void TimelinePlot::add_markers(const std::vector<Marker>& markers) {
         label->setPadding(QMargins(kMarkerPadX, kMarkerPadY, kMarkerPadX, kMarkerPadY));
         label->setClipToAxisRect(false);
         markers_.push_back({line, label, text});
+        if (marker.text.starts_with("reconfigured"))
+            reconfigurations_.insert(std::upper_bound(reconfigurations_.begin(), reconfigurations_.end(), marker.time),
+                                     marker.time);
     }
     if (markers.empty()) return;
     axisRect()->setMinimumMargins(QMargins(0, static_cast<int>(std::ceil(marker_band_height())), 0, 0));
@@ -198,31 +199,32 @@ QList<QRectF> TimelinePlot::marker_label_rects() const {
     return rects;
 }
 
-void TimelinePlot::update_lane_ticks() {
-    std::vector<Lane> lanes;
-    for (const auto& lane : store_.lanes()) lanes.push_back(lane.lane);
-    if (lanes == ticked_lanes_) return;
-    ticked_lanes_ = lanes;
+void TimelinePlot::update_lanes() {
+    const TimeNs view_from = spans_->origin() + static_cast<TimeNs>(std::llround(xAxis->range().lower * 1e9));
+    auto lanes = lanes_to_show(store_, reconfigurations_, view_from);
+    if (lanes == spans_->shown_lanes()) return;
     QVector<double> ticks;
     QVector<QString> labels;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         ticks << static_cast<double>(i);
-        labels << lane_label(lanes[i]) + QStringLiteral("  ");
+        labels << lane_label(lanes[i].lane) + QStringLiteral("  ");
     }
     lane_ticker_->setTicks(ticks, labels);
     yAxis->setRange(-0.5, std::max<double>(static_cast<double>(lanes.size()), 1) - 0.5);
+    spans_->set_lanes(std::move(lanes));
+    lanes_changed_ = true;
 }
 
 void TimelinePlot::refresh(double now_s, bool moving) {
     const bool labels = frozen_ || !moving;
     const bool labels_changed = labels != spans_->labels();
     spans_->set_labels(labels);
-    const std::size_t lanes_before = ticked_lanes_.size();
-    update_lane_ticks();
-    empty_hint_->setVisible(store_.empty());
-    // Frozen, the picture only changes when a lane appears; pans and zooms replot by themselves.
-    if (frozen_ && ticked_lanes_.size() == lanes_before && !labels_changed) return;
     if (!frozen_) xAxis->setRange(now_s - live_window_s_, now_s);
+    update_lanes();
+    empty_hint_->setVisible(store_.empty());
+    // Frozen, the picture only changes when the lanes do; pans and zooms replot by themselves.
+    const bool lanes_changed = std::exchange(lanes_changed_, false);
+    if (frozen_ && !lanes_changed && !labels_changed) return;
     replot(rpQueuedReplot);
 }
 
@@ -263,7 +265,7 @@ QString TimelinePlot::describe(const Span& span) const {
                        .arg(static_cast<double>(span.start - spans_->origin()) * 1e-9, 0, 'f', 6)
                        .arg(human_duration(span.duration()));
     if (span.bytes > 0) {
-        text += QStringLiteral("<br>%1").arg(human_bytes(span.bytes));
+        text += QStringLiteral("<br>%1").arg(memory_text(static_cast<double>(span.bytes)));
         if (const auto rate = span_gb_per_s(span)) text += QStringLiteral(" · %1 GB/s").arg(*rate, 0, 'f', 2);
     }
     if (!is_device_lane(span.lane.kind)) {
@@ -274,19 +276,44 @@ QString TimelinePlot::describe(const Span& span) const {
     return text;
 }
 
+QString TimelinePlot::describe(const SpanPlottable::ColumnShare& column) const {
+    const double length = static_cast<double>(column.to - column.from);
+    std::vector<std::pair<TimeNs, Stage>> stages;
+    for (int s = 0; s < kStageCount; ++s)
+        if (const TimeNs t = column.stage_ns[static_cast<std::size_t>(s)]; t > 0) stages.emplace_back(t, static_cast<Stage>(s));
+    std::sort(stages.begin(), stages.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QStringList parts;
+    for (const auto& [t, stage] : stages)
+        parts << QStringLiteral("%1 %2 %").arg(stage_label(stage).toHtmlEscaped()).arg(100.0 * static_cast<double>(t) / length, 0, 'f', 1);
+    return QStringLiteral("<b>%1</b> · %2 s to %3 s<br>busy %4 %: %5<br>%6 spans folded here; zoom in (wheel) to see them one by one")
+        .arg(lane_label(column.lane).toHtmlEscaped())
+        .arg(static_cast<double>(column.from - spans_->origin()) * 1e-9, 0, 'f', 3)
+        .arg(static_cast<double>(column.to - spans_->origin()) * 1e-9, 0, 'f', 3)
+        .arg(100.0 * column.busy, 0, 'f', 1)
+        .arg(parts.join(QStringLiteral(", ")))
+        .arg(column.spans);
+}
+
 void TimelinePlot::mouseMoveEvent(QMouseEvent* event) {
     QCustomPlot::mouseMoveEvent(event);
     if (event->buttons() != Qt::NoButton) return;
     const QPoint pos = event->pos();
     const QPoint global = event->globalPosition().toPoint();
-    if (const auto span = span_at(pos)) {
+    const auto span = span_at(pos);
+    // A span drawn as its own box tells about itself; over folded bars, the column tells its shares.
+    const bool boxed = span && spans_->pixel_of(span->end) - spans_->pixel_of(span->start) >= SpanPlottable::kMinBoxPx;
+    const auto column = boxed || !axisRect()->rect().contains(pos) ? std::nullopt : spans_->column_at(QPointF(pos));
+    if (boxed || (span && !column)) {
         QToolTip::showText(global, describe(*span), this);
+    } else if (column) {
+        QToolTip::showText(global, describe(*column), this);
     } else if (const auto stage = legend_->stage_at(QPointF(pos))) {
         QToolTip::showText(global, stage_description(*stage), this);
     } else if (legend_->folded_entry_at(QPointF(pos))) {
         QToolTip::showText(global,
-                           QStringLiteral("Spans narrower than %1 pixels are folded into one hatched block; zoom in "
-                                          "(mouse wheel) to see them one by one.")
+                           QStringLiteral("Spans narrower than %1 pixels are folded per pixel column: the bar's height "
+                                          "is the share of the column's time the lane was busy, its colour the stage "
+                                          "that took most of it. Zoom in (mouse wheel) to see the spans one by one.")
                                .arg(SpanPlottable::kMinBoxPx),
                            this);
     } else {

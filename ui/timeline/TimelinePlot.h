@@ -9,11 +9,11 @@
 #include <qcustomplot.h>
 
 #include "model/SpanStore.h"
+#include "timeline/SpanPlottable.h"
 #include "trace/Trace.h"
 
 namespace pinscope::ui {
 
-class SpanPlottable;
 class StageLegendElement;
 
 class TimelinePlot : public QCustomPlot {
@@ -45,6 +45,8 @@ public:
     // The span under a point of this widget, if any.
     std::optional<Span> span_at(const QPoint& pos) const;
     QString describe(const Span& span) const;
+    // What a folded column holds: busy share, stages by share, how many spans.
+    QString describe(const SpanPlottable::ColumnShare& column) const;
     SpanPlottable* spans() const { return spans_; }
     // The rectangle where the lanes are drawn, in widget coordinates.
     QRect lanes_rect() const;
@@ -62,7 +64,8 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    void update_lane_ticks();
+    // The lanes to draw for the current range (LaneVisibility), and their labels.
+    void update_lanes();
     void place_marker_labels();
 
     struct MarkerItems {
@@ -76,8 +79,9 @@ private:
     StageLegendElement* legend_;
     QCPItemText* empty_hint_;
     QSharedPointer<QCPAxisTickerText> lane_ticker_;
-    std::vector<Lane> ticked_lanes_;
     std::vector<MarkerItems> markers_;
+    std::vector<TimeNs> reconfigurations_;  // sorted
+    bool lanes_changed_ = false;
     bool frozen_ = false;
     double live_window_s_ = 0.3;
     std::optional<std::uint64_t> selected_batch_;
