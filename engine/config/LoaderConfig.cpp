@@ -111,7 +111,9 @@ std::vector<std::pair<const char*, std::string>> field_texts(const LoaderConfig&
         {"sample_shape", shape_to_string(c.sample_shape)},
         {"dtype", to_string(c.dtype)},
         {"num_workers", integer_text(c.num_workers)},
-        {"prefetch_factor", optional_text(c.prefetch_factor, "unset", integer_text)},
+        {"prefetch_factor", c.prefetch_factor          ? integer_text(*c.prefetch_factor)
+                            : c.num_workers > 0 ? "default (" + integer_text(c.effective_prefetch_factor()) + ")"
+                                                : std::string("unset")},
         {"pin_memory", on_off(c.pin_memory)},
         {"non_blocking", on_off(c.non_blocking)},
         {"copy_stream", to_string(c.copy_stream)},

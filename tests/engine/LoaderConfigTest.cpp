@@ -385,7 +385,7 @@ TEST(LoaderConfigJson, DescribeChanges) {
     after.num_workers = 8;
     after.prefetch_factor = 4;
     EXPECT_EQ(describe_changes(before, after),
-              (std::vector<std::string>{"num_workers: 4 -> 8", "prefetch_factor: unset -> 4",
+              (std::vector<std::string>{"num_workers: 4 -> 8", "prefetch_factor: default (2) -> 4",
                                         "pin_memory: on -> off"}));
 
     after = before;
@@ -405,6 +405,18 @@ TEST(LoaderConfigJson, DescribeChanges) {
     after.copy_stream = CopyStream::Compute;
     EXPECT_EQ(describe_changes(before, after),
               (std::vector<std::string>{"non_blocking: on -> off", "copy_stream: side -> compute"}));
+}
+
+TEST(LoaderConfigJson, AnUnsetPrefetchFactorReadsAsPyTorchsDefaultWhereWorkersUseIt) {
+    LoaderConfig before;
+    before.num_workers = 0;
+    LoaderConfig after = before;
+    after.num_workers = 2;
+    EXPECT_EQ(describe_changes(before, after),
+              (std::vector<std::string>{"num_workers: 0 -> 2", "prefetch_factor: unset -> default (2)"}));
+    before = after;
+    after.num_workers = 8;
+    EXPECT_EQ(describe_changes(before, after), (std::vector<std::string>{"num_workers: 2 -> 8"}));
 }
 
 TEST(LoaderConfigJson, CopyStreamDefaultsToTheSideStreamWhereAFileDoesNotSayIt) {
