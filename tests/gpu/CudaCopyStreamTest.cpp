@@ -17,7 +17,7 @@ constexpr double kKernelUs = 50'000;  // long beside a 1 MiB copy (tens of micro
 
 class CudaCopyStream : public CudaDeviceTest {
 protected:
-    TimeNs tolerance() const { return device->clock_uncertainty_ns() + 1000; }
+    TimeNs tolerance() const { return device->clock_uncertainty_ns(); }
 };
 
 struct BlockingCopy {

@@ -9,11 +9,18 @@
 namespace pinscope {
 namespace {
 
+// Until the rate is known from a long baseline, an op is timed at most kReanchorEarly after its
+// reference, so that the rate's error (tens of ppm between an H100's timer and the host's clock,
+// measured) costs microseconds, not tens of them; then once a second, so float milliseconds stay exact.
+constexpr TimeNs kReanchorEarly = 100'000'000;
 constexpr TimeNs kReanchorEvery = 1'000'000'000;
 constexpr TimeNs kRateBaselineAtLeast = 2'000'000'000;
 constexpr int kBracketTries = 5;
-// Clocks of the same machine disagree by parts per million; anything larger is a bad bracket.
+// Clocks of the same machine disagree by parts per million; anything larger is a bad bracket. It
+// is also what the rate can be off by before one has been measured.
 constexpr double kMaxRateError = 5e-4;
+// cudaEventElapsedTime's resolution is about half a microsecond, and a time takes two events.
+constexpr TimeNs kEventResolution = 1000;
 
 }  // namespace
 
@@ -58,20 +65,25 @@ std::shared_ptr<const ClockAnchor> CudaClock::take_anchor() {
             (void)cudaEventDestroy(event);
         }
     }
-    if (first_ && best->host_ns - first_->host_ns >= kRateBaselineAtLeast) {
+    best->rate_error = kMaxRateError;
+    if (first_ && best->host_ns - first_->host_ns >= kReanchorEarly) {
         float ms = 0;
         cuda_call("cudaEventElapsedTime", ordinal_, [&] { return cudaEventElapsedTime(&ms, first_->event, best->event); });
         const double gpu_ns = static_cast<double>(ms) * 1e6;
-        const double rate = static_cast<double>(best->host_ns - first_->host_ns) / gpu_ns;
+        const double baseline = static_cast<double>(best->host_ns - first_->host_ns);
+        const double rate = baseline / gpu_ns;
         best->rate = std::clamp(rate, 1.0 - kMaxRateError, 1.0 + kMaxRateError);
-    } else if (current_) {
-        best->rate = current_->rate;
+        best->rate_error = std::min(kMaxRateError, static_cast<double>(first_->half_width_ns + best->half_width_ns +
+                                                                       kEventResolution) / baseline +
+                                                       std::abs(rate - best->rate));
     }
+    best->period_ns = first_ && best->host_ns - first_->host_ns >= kRateBaselineAtLeast ? kReanchorEvery : kReanchorEarly;
+    widest_half_width_ns_ = std::max(widest_half_width_ns_, best->half_width_ns);
     return best;
 }
 
 std::shared_ptr<const ClockAnchor> CudaClock::anchor() {
-    if (now_ns() - current_->host_ns >= kReanchorEvery) current_ = take_anchor();
+    if (now_ns() - current_->host_ns >= current_->period_ns) current_ = take_anchor();
     return current_;
 }
 
@@ -81,6 +93,9 @@ TimeNs CudaClock::to_host(const ClockAnchor& anchor, cudaEvent_t event) const {
     return anchor.host_ns + static_cast<TimeNs>(std::llround(static_cast<double>(ms) * 1e6 * anchor.rate));
 }
 
-TimeNs CudaClock::uncertainty_ns() const { return current_->half_width_ns; }
+TimeNs CudaClock::uncertainty_ns() const {
+    const double rate_drift = current_->rate_error * static_cast<double>(current_->period_ns);
+    return widest_half_width_ns_ + static_cast<TimeNs>(std::ceil(rate_drift)) + kEventResolution;
+}
 
 }  // namespace pinscope
