@@ -19,7 +19,11 @@ using test::run_to_end;
 using test::small_config;
 
 constexpr std::uint64_t kBatches = 24;
-constexpr double kKernelUs = 2000;  // ten times a batch's loading: the kernel decides the pace
+constexpr double kKernelUs = 10000;  // far longer than a batch's loading: the kernel decides the pace
+// A batch counts as "early" when its copy was issued with at least half the kernel before it left
+// to run. How many are depends on this machine's speed (under TSan on a loaded machine, few), so
+// the holds are checked on the early ones, and a run with too few of them says so and skips.
+constexpr std::size_t kEnoughEarly = kBatches / 4;
 
 LoaderConfig blocking_config(CopyStream stream, bool pin_memory = true) {
     LoaderConfig config = small_config(2, pin_memory, kBatches);
@@ -37,10 +41,6 @@ std::map<std::uint64_t, Span> by_batch(const RunRecord& record, Stage stage, Lan
         if (span.stage == stage && span.lane.kind == lane && (!bytes || span.bytes == *bytes))
             spans.emplace(span.batch, span);
     return spans;
-}
-
-TimeNs overlap(const Span& a, const Span& b) {
-    return std::max<TimeNs>(0, std::min(a.end, b.end) - std::max(a.start, b.start));
 }
 
 TimeNs median(std::vector<TimeNs> values) {
@@ -88,17 +88,18 @@ TEST(CopyStream, ABlockingCopyOnTheComputeStreamHoldsTheHostThroughTheKernelBefo
     const LoaderConfig config = blocking_config(CopyStream::Compute);
     const Streams s = streams_of(run_to_end(config), config);
     ASSERT_EQ(s.blocking_syncs.size(), kBatches);
-    std::vector<TimeNs> kernel_held;
+    std::size_t early = 0;
     for (std::uint64_t batch = 1; batch < kBatches; ++batch) {
         const Span& sync = s.blocking_syncs.at(batch);
         const Span& previous_kernel = s.kernels.at(batch - 1);
         // The host returns only once the kernel before the copy and the copy itself have ended.
         EXPECT_GE(sync.end, previous_kernel.end) << "batch " << batch;
         EXPECT_GE(sync.end, s.copies.at(batch).end) << "batch " << batch;
-        kernel_held.push_back(overlap(sync, previous_kernel));
+        if (previous_kernel.end - sync.start > duration_ns(kKernelUs * 1e3 / 2)) ++early;
     }
-    // The copy is issued right after the previous kernel was launched, so the host waits out most of it.
-    EXPECT_GT(median(kernel_held), duration_ns(kKernelUs * 1e3 / 2));
+    if (early < kEnoughEarly)
+        GTEST_SKIP() << "the host issued only " << early << " of " << kBatches
+                     << " copies while half the kernel before them was left: too slow here to show the hold";
 }
 
 TEST(CopyStream, ABlockingCopyOnASideStreamWaitsOnlyForItself) {
@@ -129,15 +130,24 @@ TEST(CopyStream, APageableCopyOnTheComputeStreamWaitsForTheStreamAsSyncThenStage
             if (span.stage == Stage::Sync && span.lane.kind == LaneKind::Consumer && span.bytes == 0 &&
                 staging.count(span.batch) != 0 && span.end <= staging.at(span.batch).start)
                 stream_syncs[span.batch] = span;
-        std::vector<TimeNs> kernel_in_sync;
+        std::size_t early = 0;
         for (std::uint64_t batch = 1; batch < kBatches; ++batch) {
+            const Span& previous_kernel = s.kernels.at(batch - 1);
             // Staging starts once the kernel queued before the copy has ended: it is staging alone.
-            EXPECT_GE(staging.at(batch).start, s.kernels.at(batch - 1).end) << "batch " << batch;
+            EXPECT_GE(staging.at(batch).start, previous_kernel.end) << "batch " << batch;
+            // When the consumer came to the copy with half the kernel left, that wait is a Sync span
+            // lasting to the kernel's end (not staging, and not lost).
             const auto sync = stream_syncs.find(batch);
-            kernel_in_sync.push_back(sync == stream_syncs.end() ? 0 : overlap(sync->second, s.kernels.at(batch - 1)));
+            const TimeNs arrived = sync == stream_syncs.end() ? staging.at(batch).start : sync->second.start;
+            if (previous_kernel.end - arrived <= duration_ns(kKernelUs * 1e3 / 2)) continue;
+            ++early;
+            ASSERT_NE(sync, stream_syncs.end()) << "batch " << batch << ": no Sync span for the wait";
+            EXPECT_GE(sync->second.end, previous_kernel.end) << "batch " << batch;
         }
-        EXPECT_GT(median(kernel_in_sync), duration_ns(kKernelUs * 1e3 / 2))
-            << "the host's wait for the kernel is a Sync span" << (non_blocking ? ", non_blocking on" : "");
+        if (early < kEnoughEarly)
+            GTEST_SKIP() << "the consumer came to only " << early << " of " << kBatches
+                         << " copies while half the kernel before them was left: too slow here to show the wait"
+                         << (non_blocking ? " (non_blocking on)" : "");
     }
 }
 
