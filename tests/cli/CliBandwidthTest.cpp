@@ -34,7 +34,7 @@ std::vector<std::string> fields_of(const std::string& line) {
 
 TEST(CliBandwidth, EmulatedSweepWritesNineteenSizesPerSeries) {
     TempDir dir;
-    const std::string csv = dir.path("bandwidth.csv");
+    const std::string csv = dir.file("bandwidth.csv");
     const CliResult result = run_cli({"bandwidth", "--device", "emulated", "--csv", csv});
     ASSERT_EQ(result.exit_code, 0) << result.err;
 
@@ -72,7 +72,7 @@ TEST(CliBandwidth, EmulatedSweepWritesNineteenSizesPerSeries) {
 
 TEST(CliBandwidth, ChosenSeriesAndSizes) {
     TempDir dir;
-    const std::string csv = dir.path("h2d.csv");
+    const std::string csv = dir.file("h2d.csv");
     const CliResult result = run_cli({"bandwidth", "--device", "emulated", "--direction", "h2d", "--memory",
                                       "pageable,pinned", "--min-size", "1MiB", "--max-size", "6M", "--samples", "3",
                                       "--csv", csv});
@@ -88,7 +88,7 @@ TEST(CliBandwidth, ChosenSeriesAndSizes) {
 
 TEST(CliBandwidth, UnwritableCsvFailsBeforeMeasuring) {
     TempDir dir;
-    const std::string csv = dir.path("missing/bandwidth.csv");
+    const std::string csv = dir.file("missing/bandwidth.csv");
     const CliResult result = run_cli({"bandwidth", "--device", "emulated", "--csv", csv});
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("--csv: cannot write " + csv), std::string::npos) << result.err;

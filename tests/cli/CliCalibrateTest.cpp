@@ -11,7 +11,7 @@ namespace {
 
 TEST(CliCalibrate, EmulatedDeviceNeedsARealGpu) {
     TempDir dir;
-    const std::string out = dir.path("emulated.json");
+    const std::string out = dir.file("emulated.json");
     const CliResult result = run_cli({"calibrate", "--device", "emulated", "--out", out});
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("pinscope-cli: calibrate needs a real NVIDIA GPU"), std::string::npos) << result.err;
@@ -24,7 +24,7 @@ TEST(CliCalibrate, WithoutCudaSupportSaysSo) {
     if (PINSCOPE_HAVE_CUDA) GTEST_SKIP() << "this build has the CUDA device";
     TempDir dir;
     for (const char* device : {"cuda", "cuda:1"}) {
-        const CliResult result = run_cli({"calibrate", "--device", device, "--out", dir.path("gpu.json")});
+        const CliResult result = run_cli({"calibrate", "--device", device, "--out", dir.file("gpu.json")});
         EXPECT_EQ(result.exit_code, 1) << device;
         EXPECT_NE(result.err.find("calibrate needs a real NVIDIA GPU: " + std::string(device) +
                                   ": this build of pinscope has no CUDA support"),
@@ -34,12 +34,12 @@ TEST(CliCalibrate, WithoutCudaSupportSaysSo) {
     const CliResult plain = run_cli({"calibrate", "--quick"});  // the default device is cuda
     EXPECT_EQ(plain.exit_code, 1);
     EXPECT_NE(plain.err.find("no CUDA support"), std::string::npos) << plain.err;
-    EXPECT_TRUE(std::filesystem::is_empty(dir.root()));
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path().string()));
 }
 
 TEST(CliCalibrate, UnwritableOutFailsFirst) {
     TempDir dir;
-    const std::string out = dir.path("missing/profile.json");
+    const std::string out = dir.file("missing/profile.json");
     const CliResult result = run_cli({"calibrate", "--device", "emulated", "--out", out});
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("--out: cannot write " + out), std::string::npos) << result.err;

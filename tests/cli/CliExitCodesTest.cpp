@@ -137,8 +137,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(CliExitCodes, ConfigFileThatIsNotJson) {
     TempDir dir;
-    std::ofstream(dir.path("bad.json")) << "{\"num_workers\": ";
-    const CliResult result = run_cli({"run", "--config", dir.path("bad.json")});
+    std::ofstream(dir.file("bad.json")) << "{\"num_workers\": ";
+    const CliResult result = run_cli({"run", "--config", dir.file("bad.json")});
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_NE(result.err.find("--config"), std::string::npos) << result.err;
     EXPECT_NE(result.err.find("JSON"), std::string::npos) << result.err;
@@ -146,8 +146,8 @@ TEST(CliExitCodes, ConfigFileThatIsNotJson) {
 
 TEST(CliExitCodes, ConfigFileWithABadValueNamesTheField) {
     TempDir dir;
-    std::ofstream(dir.path("workers.json")) << R"({"num_workers": 999, "batches": 5})";
-    const CliResult result = run_cli({"run", "--config", dir.path("workers.json")});
+    std::ofstream(dir.file("workers.json")) << R"({"num_workers": 999, "batches": 5})";
+    const CliResult result = run_cli({"run", "--config", dir.file("workers.json")});
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_NE(result.err.find("num_workers: 999 is not allowed"), std::string::npos) << result.err;
 }

@@ -42,12 +42,12 @@ void expect_refused(const std::vector<std::string>& args, const std::string& nam
 }
 
 std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
-    std::ofstream(dir.path(name), std::ios::binary) << text;
-    return dir.path(name);
+    std::ofstream(dir.file(name), std::ios::binary) << text;
+    return dir.file(name);
 }
 
 std::string fifo(const TempDir& dir) {
-    const std::string path = dir.path("fifo");
+    const std::string path = dir.file("fifo");
     EXPECT_EQ(::mkfifo(path.c_str(), 0600), 0);
     return path;
 }
@@ -66,12 +66,12 @@ TEST(CliHostileInput, DevZeroAndFoldersAreRefusedWithoutReadingThem) {
     expect_refused(run_args({"--config", "/dev/zero"}), "it is a character device");
     expect_refused(run_args({"--device", "emulated", "--topology", "/dev/zero"}), "it is a character device");
     expect_refused({"topology", "--xml", "/dev/zero"}, "it is a character device");
-    expect_refused(run_args({"--config", dir.root()}), "it is a folder");
+    expect_refused(run_args({"--config", dir.path().string()}), "it is a folder");
 }
 
 TEST(CliHostileInput, AConfigFileLargerThanTheCapIsRefusedBySize) {
     const TempDir dir;
-    const std::string path = dir.path("huge.json");
+    const std::string path = dir.file("huge.json");
     std::ofstream(path) << "{}";
     ASSERT_EQ(::truncate(path.c_str(), 17 << 20), 0);  // sparse: costs no disk
     expect_refused(run_args({"--config", path}), "only a regular file of at most 16");
@@ -113,7 +113,7 @@ TEST(CliHostileInput, TerminalEscapesInInputAreShownEscaped) {
     expect_refused(run_args({"--bogus\x1b[31m"}), "--bogus\\x1b[31m");
     expect_refused(run_args({"--config", write(dir, "esc.json", R"({"device": "emulated:\u001b]0;x\u0007"})")}),
                    "\\x1b]0;x\\x07");
-    const std::string topology = dir.path("\x1b[31mmissing.xml");
+    const std::string topology = dir.file("\x1b[31mmissing.xml");
     expect_refused(run_args({"--device", "emulated", "--topology", topology}), "\\x1b[31mmissing.xml");
 }
 

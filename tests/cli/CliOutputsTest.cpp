@@ -53,12 +53,12 @@ TEST(CliOutputs, DevFullIsAFailureThatSaysWhy) {
 
 TEST(CliOutputs, SymlinkKeepsPointingAtItsReplacedTarget) {
     TempDir dir;
-    std::ofstream(dir.path("real.json")) << "old";
-    std::filesystem::create_symlink("real.json", dir.path("link.json"));
-    const CliResult result = run_cli(short_run({"--summary", dir.path("link.json")}));
+    std::ofstream(dir.file("real.json")) << "old";
+    std::filesystem::create_symlink("real.json", dir.file("link.json"));
+    const CliResult result = run_cli(short_run({"--summary", dir.file("link.json")}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_TRUE(std::filesystem::is_symlink(dir.path("link.json")));
-    EXPECT_EQ(nlohmann::json::parse(read_file(dir.path("real.json"))).at("batches").get<std::uint64_t>(), 20u);
+    EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.json")));
+    EXPECT_EQ(nlohmann::json::parse(read_file(dir.file("real.json"))).at("batches").get<std::uint64_t>(), 20u);
 }
 
 TEST(CliOutputs, SweepCsvToADashGoesToStandardOutput) {
@@ -70,27 +70,27 @@ TEST(CliOutputs, SweepCsvToADashGoesToStandardOutput) {
 
 TEST(CliOutputs, TemporariesOfAKilledRunAreRemovedByTheNextRun) {
     TempDir dir;
-    const std::string csv = dir.path("csv");
-    const std::string trace = dir.path("trace.json");
+    const std::string csv = dir.file("csv");
+    const std::string trace = dir.file("trace.json");
     const pid_t pid = start_cli({"run", "--seconds", "600", "--workers", "1", "--sample-shape", "3x16x16",
                                  "--host", "modeled", "--csv", csv, "--trace", trace});
     ASSERT_GT(pid, 0);
     // The outputs are opened before the run starts; wait for them (never long), then kill.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while ((!std::filesystem::exists(csv) || temporaries_in(csv).size() < 4 || temporaries_in(dir.root()).empty()) &&
+    while ((!std::filesystem::exists(csv) || temporaries_in(csv).size() < 4 || temporaries_in(dir.path().string()).empty()) &&
            std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
     ASSERT_GE(temporaries_in(csv).size(), 4u) << "spans, counters, numa and summary under way";
-    ASSERT_GE(temporaries_in(dir.root()).size(), 1u) << "the trace under way";
+    ASSERT_GE(temporaries_in(dir.path().string()).size(), 1u) << "the trace under way";
     for (const std::string& name : temporaries_in(csv))
         EXPECT_NE(name.find(".pinscope-" + std::to_string(pid) + "-"), std::string::npos) << name;
 
     const CliResult next = run_cli(short_run({"--csv", csv, "--trace", trace}));
     ASSERT_EQ(next.exit_code, 0) << next.err;
     EXPECT_TRUE(temporaries_in(csv).empty());
-    EXPECT_TRUE(temporaries_in(dir.root()).empty());
+    EXPECT_TRUE(temporaries_in(dir.path().string()).empty());
     EXPECT_TRUE(std::filesystem::exists(csv + "/spans.csv"));
 }
 

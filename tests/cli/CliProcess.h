@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "support/TempDir.h"
+
 namespace pinscope::test {
 
 struct CliResult {
@@ -32,19 +34,6 @@ CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& opt
 // cannot); the caller waits for it.
 pid_t start_cli(const std::vector<std::string>& args);
 
-// A fresh directory under the system's temporary folder, removed with everything in it.
-class TempDir {
-public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string path(const std::string& name) const { return root_ + "/" + name; }
-    const std::string& root() const { return root_; }
-
-private:
-    std::string root_;
-};
 
 std::string read_file(const std::string& path);
 

@@ -32,9 +32,9 @@ TEST(CliRun, ShortRunPrintsTheSummary) {
 
 TEST(CliRun, WritesEveryExportAskedFor) {
     TempDir dir;
-    const std::string csv = dir.path("csv");
-    const std::string trace = dir.path("trace.json");
-    const std::string summary = dir.path("summary.json");
+    const std::string csv = dir.file("csv");
+    const std::string trace = dir.file("trace.json");
+    const std::string summary = dir.file("summary.json");
     const CliResult result = run_cli(short_run({"--csv", csv, "--trace", trace, "--summary", summary}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("wrote spans.csv, counters.csv, numa.csv, summary.json to " + csv), std::string::npos)
@@ -56,18 +56,18 @@ TEST(CliRun, WritesEveryExportAskedFor) {
 
 TEST(CliRun, FlagsOverrideTheConfigFile) {
     TempDir dir;
-    std::ofstream(dir.path("config.json"))
+    std::ofstream(dir.file("config.json"))
         << R"({"batch_size": 4, "sample_shape": [3, 32, 32], "num_workers": 1, "batches": 10})";
-    const std::string summary = dir.path("summary.json");
+    const std::string summary = dir.file("summary.json");
     const CliResult result =
-        run_cli({"run", "--config", dir.path("config.json"), "--batches", "20", "--summary", summary});
+        run_cli({"run", "--config", dir.file("config.json"), "--batches", "20", "--summary", summary});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(nlohmann::json::parse(read_file(summary)).at("batches").get<std::uint64_t>(), 20u);
 }
 
 TEST(CliRun, CopyStreamFlagReachesTheRunAndItsSummary) {
     TempDir dir;
-    const std::string summary = dir.path("summary.json");
+    const std::string summary = dir.file("summary.json");
     const CliResult result = run_cli(short_run({"--copy-stream", "compute", "--non-blocking", "off", "--summary", summary}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("non_blocking off, copy_stream compute"), std::string::npos) << result.out;
@@ -78,20 +78,20 @@ TEST(CliRun, CopyStreamFlagReachesTheRunAndItsSummary) {
 
 TEST(CliRun, UnwritableSummaryFailsWithoutAFile) {
     TempDir dir;
-    const std::string summary = dir.path("missing-folder/summary.json");
+    const std::string summary = dir.file("missing-folder/summary.json");
     const CliResult result = run_cli(short_run({"--summary", summary}));
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find(summary), std::string::npos) << result.err;
     EXPECT_FALSE(std::filesystem::exists(summary));
-    EXPECT_FALSE(std::filesystem::exists(dir.path("missing-folder")));
+    EXPECT_FALSE(std::filesystem::exists(dir.file("missing-folder")));
 }
 
 TEST(CliRun, SummaryOntoADirectoryFails) {
     TempDir dir;
-    const CliResult result = run_cli(short_run({"--summary", dir.root()}));
+    const CliResult result = run_cli(short_run({"--summary", dir.path().string()}));
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("--summary"), std::string::npos) << result.err;
-    EXPECT_TRUE(std::filesystem::is_empty(dir.root()));
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path().string()));
 }
 
 }  // namespace

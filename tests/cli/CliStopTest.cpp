@@ -30,7 +30,7 @@ std::vector<std::string> long_run(std::vector<std::string> extra) {
 std::string write_slow_profile(const TempDir& dir) {
     HardwareProfile profile = load_profile(kDefaultProfile);
     profile.copy_call_us = 10e6;
-    const std::string path = dir.path("slow-calls.json");
+    const std::string path = dir.file("slow-calls.json");
     std::ofstream(path) << to_json(profile).dump();
     return path;
 }
@@ -49,8 +49,8 @@ TEST_P(CliStop, RunEndsPromptlyWritesCompleteOutputsAndExitsWithTheSignal) {
     TempDir dir;
     std::vector<std::string> flags = GetParam().flags;
     if (GetParam().slow_profile) flags.insert(flags.end(), {"--device", "emulated:" + write_slow_profile(dir)});
-    flags.insert(flags.end(), {"--csv", dir.path("csv"), "--trace", dir.path("trace.json"), "--summary",
-                               dir.path("summary.json")});
+    flags.insert(flags.end(), {"--csv", dir.file("csv"), "--trace", dir.file("trace.json"), "--summary",
+                               dir.file("summary.json")});
     CliRunOptions options;
     options.interrupt_after = 500ms;
     options.interrupt_signal = GetParam().signal;
@@ -64,12 +64,12 @@ TEST_P(CliStop, RunEndsPromptlyWritesCompleteOutputsAndExitsWithTheSignal) {
     EXPECT_NE(result.err.find("interrupted"), std::string::npos) << result.err;
     EXPECT_NE(result.out.find("batches/s"), std::string::npos) << result.out;
 
-    const nlohmann::json summary = nlohmann::json::parse(read_file(dir.path("summary.json")));
+    const nlohmann::json summary = nlohmann::json::parse(read_file(dir.file("summary.json")));
     EXPECT_TRUE(summary.contains("batches")) << summary.dump();
-    EXPECT_NO_THROW(nlohmann::json::parse(read_file(dir.path("trace.json"))));
-    EXPECT_NO_THROW(nlohmann::json::parse(read_file(dir.path("csv") + "/summary.json")));
+    EXPECT_NO_THROW(nlohmann::json::parse(read_file(dir.file("trace.json"))));
+    EXPECT_NO_THROW(nlohmann::json::parse(read_file(dir.file("csv") + "/summary.json")));
     for (const char* csv : {"spans.csv", "counters.csv", "numa.csv"}) {
-        const std::string text = read_file(dir.path("csv") + "/" + csv);
+        const std::string text = read_file(dir.file("csv") + "/" + csv);
         EXPECT_FALSE(text.empty()) << csv;
         EXPECT_EQ(text.back(), '\n') << csv << " ends in the middle of a line";
     }
@@ -90,14 +90,14 @@ TEST(CliStopSweep, SigtermEndsTheSweepWritesItsTableAndExits143) {
     options.timeout = 60s;
     const CliResult result =
         run_cli({"sweep", "--workers", "0,2", "--gpu-us", "10000000", "--seconds", "600", "--batch-size", "4",
-                 "--sample-shape", "3x32x32", "--device", "emulated", "--csv", dir.path("sweep.csv")},
+                 "--sample-shape", "3x32x32", "--device", "emulated", "--csv", dir.file("sweep.csv")},
                 options);
     ASSERT_FALSE(result.timed_out) << result.err;
     ASSERT_TRUE(result.exit_after_interrupt) << "never interrupted: " << result.err;
     EXPECT_LT(*result.exit_after_interrupt, kPrompt) << result.err;
     EXPECT_EQ(result.exit_code, 143) << result.err;
     EXPECT_NE(result.err.find("interrupted after 0 of 2 combinations"), std::string::npos) << result.err;
-    const std::string csv = read_file(dir.path("sweep.csv"));
+    const std::string csv = read_file(dir.file("sweep.csv"));
     EXPECT_FALSE(csv.empty());
     EXPECT_EQ(csv.back(), '\n');
 }

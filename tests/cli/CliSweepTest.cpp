@@ -35,7 +35,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 TEST(CliSweep, FourCombinationsTableAndCsv) {
     TempDir dir;
-    const std::string csv = dir.path("sweep.csv");
+    const std::string csv = dir.file("sweep.csv");
     const CliResult result = run_cli(sweep({"--workers", "0,2", "--pin-memory", "off,on", "--csv", csv}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.err.find("[4/4] workers=2 prefetch=2 pin_memory=on pin_mode=pool ... "), std::string::npos)
@@ -62,7 +62,7 @@ TEST(CliSweep, FourCombinationsTableAndCsv) {
 
 TEST(CliSweep, CopyStreamTakesAListLikeTheOtherEnums) {
     TempDir dir;
-    const std::string csv = dir.path("sweep.csv");
+    const std::string csv = dir.file("sweep.csv");
     const CliResult result =
         run_cli(sweep({"--workers", "2", "--non-blocking", "off", "--copy-stream", "side,compute", "--csv", csv}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -108,7 +108,7 @@ TEST(CliSweep, AnInvalidCombinationStopsBeforeAnyRun) {
 
 TEST(CliSweep, UnwritableCsvFailsBeforeRunning) {
     TempDir dir;
-    const std::string csv = dir.path("missing/sweep.csv");
+    const std::string csv = dir.file("missing/sweep.csv");
     const CliResult result = run_cli(sweep({"--workers", "0,1", "--csv", csv}));
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find(csv), std::string::npos) << result.err;

@@ -62,10 +62,10 @@ TEST(CliTopology, AShippedNameWorksWithoutTheFile) {
 TEST(CliTopology, TruncatedXmlGetsAMessageNotACrash) {
     TempDir dir;
     const std::string text = read_file(kTopologies + "/2-socket-2-gpu.xml");
-    std::ofstream(dir.path("cut.xml")) << text.substr(0, text.size() / 3);
-    const CliResult result = run_cli({"topology", "--xml", dir.path("cut.xml")});
+    std::ofstream(dir.file("cut.xml")) << text.substr(0, text.size() / 3);
+    const CliResult result = run_cli({"topology", "--xml", dir.file("cut.xml")});
     EXPECT_EQ(result.exit_code, 2);
-    EXPECT_NE(result.err.find(dir.path("cut.xml") + ": hwloc could not load it"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find(dir.file("cut.xml") + ": hwloc could not load it"), std::string::npos) << result.err;
 }
 
 TEST(CliNuma, RemoteIsRefusedOnOneNodeWithTheReason) {
@@ -89,8 +89,8 @@ TEST(CliNuma, RemoteIsRefusedOnOneNodeWithTheReason) {
 
 TEST(CliNuma, ARunOnALoadedTopologyPlacesPagesInTheModel) {
     TempDir dir;
-    const std::string summary = dir.path("summary.json");
-    const std::string csv = dir.path("csv");
+    const std::string summary = dir.file("summary.json");
+    const std::string csv = dir.file("csv");
     const CliResult result = run_cli(short_run({"--topology", "2-socket-2-gpu", "--gpu", "c1:00.0", "--membind",
                                                 "remote", "--bind-workers", "local", "--summary", summary, "--csv", csv}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -120,7 +120,7 @@ TEST(CliNuma, ARunOnALoadedTopologyPlacesPagesInTheModel) {
 
 TEST(CliNuma, ASweepComparesPlacements) {
     TempDir dir;
-    const std::string csv = dir.path("sweep.csv");
+    const std::string csv = dir.file("sweep.csv");
     const CliResult result = run_cli({"sweep", "--batches", "20", "--batch-size", "8", "--sample-shape", "3x32x32",
                                       "--topology", "2-socket-2-gpu", "--membind", "local,remote", "--bind",
                                       "local,0-3,8", "--csv", csv});

@@ -15,6 +15,7 @@
 #include "calibrate/Calibration.h"
 #include "calibrate/HostMeasurement.h"
 #include "export/ExportFormat.h"
+#include "support/TempDir.h"
 
 namespace pinscope {
 namespace {
@@ -190,13 +191,8 @@ TEST(Calibration, FullRunMeasuresEveryDoubling) {
 
 class CalibratedProfileFile : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string pattern = (std::filesystem::temp_directory_path() / "pinscope-calibrate-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
-    std::filesystem::path dir_;
+    test::TempDir scratch_;
+    const std::filesystem::path dir_ = scratch_.path();
 };
 
 TEST_F(CalibratedProfileFile, LoadsBackAndDrivesTheEmulatedDevice) {

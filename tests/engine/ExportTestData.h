@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "runner/RunRecord.h"
+#include "support/TempDir.h"
 
 namespace pinscope::test {
 
@@ -157,25 +158,5 @@ inline std::set<std::string> file_names(const std::filesystem::path& dir) {
     return names;
 }
 
-// A fresh directory under the system's temporary directory, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        std::string name = (std::filesystem::temp_directory_path() / "pinscope-export-XXXXXX").string();
-        if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = name;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    std::filesystem::path path_;
-};
 
 }  // namespace pinscope::test

@@ -13,6 +13,7 @@
 #include "config/ConfigError.h"
 #include "device/EmbeddedProfiles.h"
 #include "device/HardwareProfile.h"
+#include "support/TempDir.h"
 
 namespace pinscope {
 namespace {
@@ -290,13 +291,6 @@ TEST(HostLoadCurve, InvalidCurvesNameTheField) {
 
 class ProfileFileTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string pattern = (std::filesystem::temp_directory_path() / "pinscope-profile-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
-
     std::string write(const std::string& name, const std::string& text) const {
         std::ofstream(dir_ / name) << text;
         return dir_ / name;
@@ -312,7 +306,8 @@ protected:
         return {};
     }
 
-    std::filesystem::path dir_;
+    test::TempDir scratch_;
+    const std::filesystem::path dir_ = scratch_.path();
 };
 
 TEST_F(ProfileFileTest, LoadsFromFile) {

@@ -13,6 +13,7 @@
 #include "config/ConfigJson.h"
 #include "config/ConfigValidation.h"
 #include "memory/PinnedPool.h"
+#include "support/TempDir.h"
 
 namespace pinscope {
 namespace {
@@ -427,13 +428,6 @@ TEST(LoaderConfigJson, CopyStreamDefaultsToTheSideStreamWhereAFileDoesNotSayIt) 
 
 class ConfigFileTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string pattern = (std::filesystem::temp_directory_path() / "pinscope-config-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
-
     std::vector<std::string> entries() const {
         std::vector<std::string> names;
         for (const auto& entry : std::filesystem::directory_iterator(dir_)) names.push_back(entry.path().filename());
@@ -453,7 +447,8 @@ protected:
         return {};
     }
 
-    std::filesystem::path dir_;
+    test::TempDir scratch_;
+    const std::filesystem::path dir_ = scratch_.path();
 };
 
 TEST_F(ConfigFileTest, SaveAndLoad) {

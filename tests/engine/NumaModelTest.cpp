@@ -12,6 +12,7 @@
 #include "device/HardwareProfile.h"
 #include "engine/ExportTestData.h"
 #include "engine/RecordedRun.h"
+#include "support/Eventually.h"
 
 namespace pinscope {
 namespace {
@@ -147,7 +148,6 @@ TEST(NumaModel, RemotePagesCostTheProfilesCrossNodeFactor) {
 }
 
 TEST(NumaModel, ReconfiguringMovesPagesAndSwitchesTopology) {
-    using namespace std::chrono_literals;
     LoaderConfig config = on_two_sockets(test::small_config(2, true));
     config.batches.reset();
     config.seconds = 30;  // stopped below
@@ -159,20 +159,30 @@ TEST(NumaModel, ReconfiguringMovesPagesAndSwitchesTopology) {
     const auto first = runner.topology();
     ASSERT_NE(first, nullptr);
     EXPECT_EQ(first->source, "2-socket-2-gpu (shipped sample)");
-    std::this_thread::sleep_for(200ms);
-    EXPECT_GT(runner.numa_usage().h2d_bytes, 0u);
+    // The recorder has a NUMA sample with pinned pages on `node`.
+    const auto recorded_on = [&recorder](int node) {
+        return test::eventually([&] {
+            for (const NumaSample& sample : recorder->snapshot().numa_samples)
+                for (const NodeUsage& usage : sample.pinned)
+                    if (usage.node == node && usage.pinned_bytes > 0) return true;
+            return false;
+        });
+    };
+    ASSERT_TRUE(test::eventually([&] { return runner.numa_usage().h2d_bytes > 0; }));
+    ASSERT_TRUE(recorded_on(1));
 
     LoaderConfig remote = config;
     remote.membind = MemoryPlacement::Remote;
     runner.reconfigure(remote);
-    std::this_thread::sleep_for(200ms);
+    ASSERT_TRUE(test::eventually([&] { return runner.summary().reconfigurations == 1; }));
+    ASSERT_TRUE(recorded_on(0));  // remote from the GPU on node 1: pages come to node 0
     EXPECT_EQ(runner.topology(), first);  // the same topology is not loaded again
 
     LoaderConfig four = remote;
     four.topology_xml = "4-gpu-server";
     four.gpu_pci_bus_id = "0000:b8:00.0";
     runner.reconfigure(four);
-    std::this_thread::sleep_for(200ms);
+    ASSERT_TRUE(test::eventually([&] { return runner.summary().reconfigurations == 2; }));
     runner.stop();
     const RunRecord record = recorder->taken(runner);
     ASSERT_TRUE(record.summary.error.empty()) << record.summary.error;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/TempDir.h"
 #include "topology/PcieLink.h"
 
 namespace pinscope {
@@ -32,13 +33,6 @@ TEST(PcieLink, RatesByGeneration) {
 
 class FakeSysfs : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string pattern = (std::filesystem::temp_directory_path() / "pinscope-sysfs-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        root_ = pattern;
-    }
-    void TearDown() override { std::filesystem::remove_all(root_); }
-
     void device(const std::string& id, const std::string& speed, const std::string& width) const {
         const auto folder = root_ / "bus/pci/devices" / id;
         std::filesystem::create_directories(folder);
@@ -59,7 +53,8 @@ protected:
         std::ofstream(folder / file) << text << '\n';
     }
 
-    std::filesystem::path root_;
+    test::TempDir scratch_;
+    const std::filesystem::path root_ = scratch_.path();
 };
 
 TEST_F(FakeSysfs, ReadsTheLinkOfACudaBusId) {

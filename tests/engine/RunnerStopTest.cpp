@@ -11,9 +11,12 @@
 #include "clock/SteadyClock.h"
 #include "engine/FaultyDevice.h"
 #include "engine/RecordedRun.h"
+#include "support/Eventually.h"
 
 namespace pinscope {
 namespace {
+
+using test::eventually;
 
 using namespace std::chrono_literals;
 using test::FaultyDevice;
@@ -23,16 +26,6 @@ constexpr double kTenSecondsUs = 10e6;
 constexpr double kOneSecondUs = 1e6;  // the most a sample may cost: batches of 16 take 16 s
 // Generous for a loaded machine, and still half of what a stop that waited would take.
 constexpr TimeNs kPrompt = 5'000'000'000;
-
-// Polls until `ready` holds; false after 20 s.
-bool eventually(const std::function<bool()>& ready) {
-    const TimeNs until = now_ns() + 20'000'000'000;
-    while (!ready()) {
-        if (now_ns() > until) return false;
-        std::this_thread::sleep_for(5ms);
-    }
-    return true;
-}
 
 bool has_span(const RunRecord& record, Stage stage) {
     for (const Span& span : record.spans)

@@ -11,6 +11,7 @@
 #include "device/emulated/EmulatedDevice.h"
 #include "engine/FaultyDevice.h"
 #include "engine/RecordedRun.h"
+#include "support/Eventually.h"
 
 namespace pinscope {
 namespace {
@@ -76,7 +77,7 @@ TEST(Runner, StopFreesEveryPinnedBlock) {
     std::shared_ptr<test::MemoryRecorder> recorder;
     Runner runner(test::recording_into(recorder));
     runner.start(config);
-    std::this_thread::sleep_for(300ms);
+    ASSERT_TRUE(test::eventually([&] { return runner.summary().metrics.batches >= 10; }));
     EXPECT_TRUE(runner.running());
     EXPECT_GT(runner.summary().pinned.reserved_bytes.current, 0);
     runner.stop();
@@ -94,20 +95,27 @@ TEST(Runner, ReconfigureWhileRunningLosesNoBatchAndLeaksNothing) {
     const LoaderConfig config = until_stopped(small_config(4, false));
     std::shared_ptr<test::MemoryRecorder> recorder;
     Runner runner(test::recording_into(recorder));
+    // Each configuration runs until it has computed batches of its own.
+    const auto computes_more = [&runner](std::uint64_t more) {
+        const std::uint64_t from = runner.summary().metrics.batches;
+        return test::eventually([&] { return runner.summary().metrics.batches >= from + more; });
+    };
     runner.start(config);
-    std::this_thread::sleep_for(250ms);
+    ASSERT_TRUE(computes_more(12));
 
     LoaderConfig pinned = config;
     pinned.pin_memory = true;
     runner.reconfigure(pinned);
-    std::this_thread::sleep_for(250ms);
+    ASSERT_TRUE(test::eventually([&] { return runner.summary().reconfigurations == 1; }));
+    ASSERT_TRUE(computes_more(12));
 
     LoaderConfig fewer = pinned;
     fewer.num_workers = 2;
     fewer.pin_mode = PinMode::Worker;
     fewer.batch_size = 8;
     runner.reconfigure(fewer);
-    std::this_thread::sleep_for(250ms);
+    ASSERT_TRUE(test::eventually([&] { return runner.summary().reconfigurations == 2; }));
+    ASSERT_TRUE(computes_more(12));
     runner.stop();
 
     const RunRecord record = recorder->taken(runner);

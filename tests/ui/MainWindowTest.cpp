@@ -180,17 +180,20 @@ private slots:
         window_->set_frozen(true);
         const QCPRange range = window_->timeline().xAxis->range();
         const std::size_t before = spans().size();
-        QTest::qWait(400);
+        // Polls bring new spans, which would move a live view; the frozen one stays.
+        QTRY_VERIFY(spans().size() > before + 100);
+        window_->feed().poll();
+        QCoreApplication::processEvents();
         QCOMPARE(window_->timeline().xAxis->range().lower, range.lower);
         QCOMPARE(window_->timeline().xAxis->range().upper, range.upper);
-        QVERIFY(spans().size() > before);
         window_->set_frozen(false);
         QTRY_VERIFY(window_->timeline().xAxis->range().upper > range.upper);
     }
 
     void clickingASpanHighlightsItsBatchAcrossTheLanes() {
         start_and_wait_for_spans();
-        QTest::qWait(500);
+        // The live view (its last 0.3 s) full of the run's spans.
+        QTRY_VERIFY(window_->feed().now_s() > 0.6);
         window_->set_frozen(true);
         ui::TimelinePlot& timeline = window_->timeline();
         timeline.replot(QCustomPlot::rpImmediateRefresh);
@@ -252,16 +255,13 @@ private slots:
         window_->set_config(test::live_config());
         QVERIFY(window_->numa_view().banner_text().startsWith(QStringLiteral("This machine: ")));
         start_and_wait_for_spans();
-        QTest::qWait(300);
-        window_->feed().poll();
-        const ui::NumaSnapshot& numa = window_->numa_view().snapshot();
-        QVERIFY(!numa.nodes.empty());
         const auto marked = [](const ui::NumaSnapshot& s) {
             bool any = false;
             for (const auto& lane : s.lanes) any = any || !lane.empty();
             return any;
         };
-        QVERIFY(marked(numa));
+        QTRY_VERIFY(marked(window_->numa_view().snapshot()));
+        QVERIFY(!window_->numa_view().snapshot().nodes.empty());
 
         window_->stop();
         window_->set_config(sample);
