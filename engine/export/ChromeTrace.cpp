@@ -57,7 +57,7 @@ json event_for(const CounterSample& sample, TimeNs origin) {
 
 json event_for(const Marker& marker, TimeNs origin) {
     return {{"ph", "i"}, {"s", "g"}, {"pid", kTracePid}, {"name", printable(marker.text)},
-            {"ts", relative_us(marker.time, origin)}};
+            {"ts", relative_us(marker.time, origin)}, {"args", {{"kind", to_string(marker.kind)}}}};
 }
 
 }  // namespace
@@ -121,7 +121,8 @@ void ChromeTraceWriter::write_timed(const Item& item) {
     } else {
         const Marker& marker = std::get<Marker>(item);
         const auto length = static_cast<std::uint32_t>(marker.text.size());
-        ok = scratch_put(file, Tag::Marker) && scratch_put(file, marker.time) && scratch_put(file, length) &&
+        ok = scratch_put(file, Tag::Marker) && scratch_put(file, marker.time) && scratch_put(file, marker.kind) &&
+             scratch_put(file, length) &&
              std::fwrite(marker.text.data(), 1, length, file) == length;
     }
     failed_ = failed_ || !ok;
@@ -149,7 +150,8 @@ bool read_timed(std::FILE* file, ChromeTraceWriter::Item& item) {
         case Tag::Marker: {
             Marker marker;
             std::uint32_t length = 0;
-            if (!scratch_get(file, marker.time) || !scratch_get(file, length)) return false;
+            if (!scratch_get(file, marker.time) || !scratch_get(file, marker.kind) || !scratch_get(file, length))
+                return false;
             marker.text.resize(length);
             if (std::fread(marker.text.data(), 1, length, file) != length) return false;
             item = std::move(marker);

@@ -115,7 +115,8 @@ void RunSession::message(Severity severity, const std::string& text) {
         std::lock_guard lock(state_mutex_);
         if (severity == Severity::Warning) warnings_.push_back(text);
     }
-    if (severity != Severity::Info) trace_->add_marker(now_ns(), text);
+    if (severity != Severity::Info)
+        trace_->add_marker(now_ns(), severity == Severity::Error ? MarkerKind::Error : MarkerKind::Warning, text);
     if (options_.messages) options_.messages(severity, text);
 }
 
@@ -207,7 +208,7 @@ void RunSession::run_segments() {
             drain_ = false;
         }
         const auto changes = describe_changes(config, *next);
-        trace_->add_marker(now_ns(), "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
+        trace_->add_marker(now_ns(), MarkerKind::Reconfigured, "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
         ++reconfigurations_;
         if (next->device != config.device) {
             // Opened first: if it fails, the run ends on the old device and pool, which free everything.

@@ -5,9 +5,18 @@ namespace pinscope {
 Trace::Trace(std::size_t span_capacity, std::size_t counter_capacity)
     : spans_(span_capacity), counters_(counter_capacity) {}
 
-void Trace::add_marker(TimeNs time, std::string text) {
+const char* to_string(MarkerKind kind) {
+    switch (kind) {
+        case MarkerKind::Reconfigured: return "reconfigured";
+        case MarkerKind::Warning: return "warning";
+        case MarkerKind::Error: return "error";
+    }
+    return "warning";
+}
+
+void Trace::add_marker(TimeNs time, MarkerKind kind, std::string text) {
     std::lock_guard lock(marker_mutex_);
-    markers_.push_back({time, std::move(text)});
+    markers_.push_back({time, kind, std::move(text)});
 }
 
 std::vector<Marker> Trace::markers_since(std::size_t from) const {

@@ -13,8 +13,13 @@
 
 namespace pinscope {
 
+// What a marker marks; views colour it and tell reconfigurations apart by this, not by its text.
+enum class MarkerKind : std::uint8_t { Reconfigured, Warning, Error };
+const char* to_string(MarkerKind kind);  // "reconfigured", "warning", "error"
+
 struct Marker {
     TimeNs time = 0;
+    MarkerKind kind = MarkerKind::Warning;
     std::string text;  // "reconfigured: pin_memory off -> on"
 };
 
@@ -33,7 +38,7 @@ public:
     bool all_spans() const { return all_spans_; }
     void add(const Span& span) { spans_.push(span); }
     void add(Counter counter, TimeNs time, double value) { counters_.push({time, value, counter}); }
-    void add_marker(TimeNs time, std::string text);
+    void add_marker(TimeNs time, MarkerKind kind, std::string text);
 
     const TraceRing<Span>& spans() const { return spans_; }
     const TraceRing<CounterSample>& counters() const { return counters_; }

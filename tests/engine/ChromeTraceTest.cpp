@@ -145,6 +145,7 @@ TEST(ChromeTrace, CountersAndMarkers) {
     ASSERT_EQ(markers.size(), 1u);
     EXPECT_EQ(markers[0].at("name"), "reconfigured: pin_memory off -> on");
     EXPECT_DOUBLE_EQ(markers[0].at("ts").get<double>(), 1000.0);
+    EXPECT_EQ(markers[0].at("args").at("kind"), "reconfigured");
 }
 
 TEST(ChromeTrace, MetadataFirstThenEventsSortedByTime) {
@@ -165,7 +166,7 @@ TEST(ChromeTrace, MetadataFirstThenEventsSortedByTime) {
 
 TEST(ChromeTrace, MarkerTextWithControlCharactersStaysReadable) {
     RunRecord record = test::sample_record();
-    record.markers = {{test::at_us(5), "pin_memory: off -> on\nnum_workers: 4 -> 8\x01"}};
+    record.markers = {{test::at_us(5), MarkerKind::Reconfigured, "pin_memory: off -> on\nnum_workers: 4 -> 8\x01"}};
     const std::string text = trace_text(record);
     EXPECT_EQ(text.find("\\u00"), std::string::npos);  // Perfetto rejects \u escapes
     const auto markers = events_with(json::parse(text), "i");

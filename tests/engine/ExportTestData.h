@@ -123,7 +123,7 @@ inline RunRecord sample_record() {
     record.origin = kOrigin;
     record.spans = sample_spans();
     record.counters = sample_counters();
-    record.markers = {{at_us(1000), "reconfigured: pin_memory off -> on"}};
+    record.markers = {{at_us(1000), MarkerKind::Reconfigured, "reconfigured: pin_memory off -> on"}};
     return record;
 }
 

@@ -128,7 +128,10 @@ TEST(Runner, ReconfigureWhileRunningLosesNoBatchAndLeaksNothing) {
     EXPECT_EQ(record.summary.config, fewer);
 
     std::vector<std::string> texts;
-    for (const Marker& m : record.markers) texts.push_back(m.text);
+    for (const Marker& m : record.markers) {
+        texts.push_back(m.text);
+        EXPECT_EQ(m.kind, MarkerKind::Reconfigured) << m.text;
+    }
     ASSERT_EQ(texts.size(), 2u);
     EXPECT_NE(texts[0].find("pin_memory: off -> on"), std::string::npos) << texts[0];
     EXPECT_NE(texts[1].find("num_workers: 4 -> 2"), std::string::npos) << texts[1];
@@ -159,6 +162,12 @@ TEST(Runner, DeviceFailureStopsCleanlyAndTheNextRunWorks) {
     EXPECT_NE(failed.error.find("injected failure"), std::string::npos) << failed.error;
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_NE(errors[0].find("cudaMemcpyAsync"), std::string::npos);
+    // The error is marked on the timeline as an error, not as a reconfiguration or a warning.
+    const RunRecord record = recorder->taken(runner);
+    std::vector<std::string> error_marks;
+    for (const Marker& m : record.markers)
+        if (m.kind == MarkerKind::Error) error_marks.push_back(m.text);
+    EXPECT_EQ(error_marks, errors);
     EXPECT_EQ(failed.pinned.reserved_bytes.current, 0);
     EXPECT_EQ(test::locked_bytes(), locked_before);
 

@@ -61,7 +61,7 @@ SyntheticRun synthetic_run() {
         for (; arriving != by_arrival.end() && arriving->first <= poll; ++arriving) delta.spans.push_back(arriving->second);
         for (int c = 0; c < kCounterCount; ++c)
             delta.counters.push_back({poll, static_cast<double>(next() % 1000) / 8, static_cast<Counter>(c)});
-        if ((poll - test::kOrigin) % (1000 * kMs) == 0) delta.markers.push_back({poll, "reconfigured: tick"});
+        if ((poll - test::kOrigin) % (1000 * kMs) == 0) delta.markers.push_back({poll, MarkerKind::Reconfigured, "reconfigured: tick"});
         const int node_count = poll < test::kOrigin + 3000 * kMs ? 1 : 2;  // a node appears halfway
         NumaSample sample{poll, {}, next() % 100, next() % 100};
         for (int node = 0; node < node_count; ++node) sample.pinned.push_back({node, next() % 4096});

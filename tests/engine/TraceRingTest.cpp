@@ -49,7 +49,7 @@ TEST(TraceRing, ReadersAreIndependent) {
     Trace trace(16);
     TraceReader a(trace), b(trace);
     trace.add(span_for(0, 1));
-    trace.add_marker(5, "reconfigured");
+    trace.add_marker(5, MarkerKind::Reconfigured, "reconfigured");
     TraceDelta da, db;
     a.poll(da);
     trace.add(span_for(0, 2));

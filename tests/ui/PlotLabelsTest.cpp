@@ -130,9 +130,9 @@ private slots:
         std::vector<Marker> markers;
         const QString last = QStringLiteral("reconfigured: pin_memory: on → off");
         for (int i = 0; i < 6; ++i)
-            markers.push_back({static_cast<TimeNs>(1'000'000'000 + i * 20'000'000), "reconfigured: num_workers 4 -> " + std::to_string(i + 1)});
+            markers.push_back({static_cast<TimeNs>(1'000'000'000 + i * 20'000'000), MarkerKind::Reconfigured, "reconfigured: num_workers 4 -> " + std::to_string(i + 1)});
         const TimeNs end = store.latest_end();
-        markers.push_back({end - 100'000'000, "reconfigured: pin_memory: on -> off"});
+        markers.push_back({end - 100'000'000, MarkerKind::Reconfigured, "reconfigured: pin_memory: on -> off"});
         plot.add_markers(markers);
         plot.set_frozen(true);
         plot.show_all();

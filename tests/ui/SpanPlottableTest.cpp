@@ -151,7 +151,7 @@ private slots:
         store.add(spans);
         ui::TimelinePlot plot(store);
         plot.reset(kOrigin);
-        plot.add_markers({{kOrigin + 999 * kMs, "reconfigured: num_workers: 4 -> 2"}});
+        plot.add_markers({{kOrigin + 999 * kMs, MarkerKind::Reconfigured, "reconfigured: num_workers: 4 -> 2"}});
         plot.resize(1200, 600);
         plot.set_live_window(0.3);
         plot.refresh(2.0, true);  // live: 1.7 s to 2.0 s

@@ -4,6 +4,7 @@
 
 #include "plots/MemoryLogTicker.h"
 #include "style/AppStyle.h"
+#include "style/StagePalette.h"
 
 namespace pinscope::ui {
 
@@ -122,8 +123,7 @@ void TimeSeriesPlot::add_markers(const std::vector<Marker>& markers) {
         const double t = seconds_of(marker.time);
         line->point1->setCoords(t, 0);
         line->point2->setCoords(t, 1);
-        const bool reconfigured = marker.text.rfind("reconfigured", 0) == 0;
-        line->setPen(QPen(reconfigured ? QColor(0x2F, 0x6F, 0xDB) : QColor(0xD9, 0x7A, 0x00), 1, Qt::DashLine));
+        line->setPen(QPen(marker_color(marker.kind), 1, Qt::DashLine));
         markers_.push_back(line);
     }
 }

@@ -72,4 +72,13 @@ QColor lane_color(LaneKind kind) {
     return Qt::black;
 }
 
+QColor marker_color(MarkerKind kind) {
+    switch (kind) {
+        case MarkerKind::Reconfigured: return {0x2F, 0x6F, 0xDB};
+        case MarkerKind::Warning: return {0xD9, 0x7A, 0x00};
+        case MarkerKind::Error: return {0xC6, 0x28, 0x28};
+    }
+    return Qt::black;
+}
+
 }  // namespace pinscope::ui

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include "trace/Span.h"
+#include "trace/Trace.h"
 
 namespace pinscope::ui {
 
@@ -18,5 +19,8 @@ QString lane_label(Lane lane);
 // A lane kind's colour where lanes, not stages, are marked (the NUMA view): the colour of its main
 // stage (workers load, the pin thread pins, the consumer and the copy stream copy to the device).
 QColor lane_color(LaneKind kind);
+// A marker's line and label, in the timeline and every plot: reconfigurations blue, warnings
+// orange, errors red.
+QColor marker_color(MarkerKind kind);
 
 }  // namespace pinscope::ui

@@ -33,12 +33,6 @@ QString human_duration(TimeNs ns) {
     return QStringLiteral("%1 µs").arg(d / 1e3, 0, 'f', 1);
 }
 
-QColor marker_color(const QString& text) {
-    if (text.startsWith(QStringLiteral("reconfigured"))) return QColor(0x2F, 0x6F, 0xDB);
-    if (text.contains(QStringLiteral("failed")) || text.contains(QStringLiteral("error"))) return QColor(0xC6, 0x28, 0x28);
-    return QColor(0xD9, 0x7A, 0x00);
-}
-
 QString marker_label(const std::string& text) {
     QString label = QString::fromStdString(text);
     label.replace(QStringLiteral(" -> "), QStringLiteral(" → "));
@@ -114,7 +108,7 @@ void TimelinePlot::add_markers(const std::vector<Marker>& markers) {
     for (const Marker& marker : markers) {
         const double t = static_cast<double>(marker.time - spans_->origin()) * 1e-9;
         const QString text = marker_label(marker.text);
-        const QColor color = marker_color(text);
+        const QColor color = marker_color(marker.kind);
         auto* line = new QCPItemStraightLine(this);
         line->point1->setCoords(t, 0);
         line->point2->setCoords(t, 1);
@@ -129,7 +123,7 @@ void TimelinePlot::add_markers(const std::vector<Marker>& markers) {
         label->setPadding(QMargins(kMarkerPadX, kMarkerPadY, kMarkerPadX, kMarkerPadY));
         label->setClipToAxisRect(false);
         markers_.push_back({line, label, text});
-        if (marker.text.starts_with("reconfigured"))
+        if (marker.kind == MarkerKind::Reconfigured)
             reconfigurations_.insert(std::upper_bound(reconfigurations_.begin(), reconfigurations_.end(), marker.time),
                                      marker.time);
     }
