@@ -26,7 +26,6 @@ TimeSeriesPlot::TimeSeriesPlot(const QString& title, QWidget* parent) : QCustomP
         axis->grid()->setPen(QPen(QColor(0xE3, 0xE6, 0xEA), 1, Qt::DotLine));
     }
     xAxis->setLabel(QStringLiteral("time since start (s)"));
-    xAxis->setRange(0, live_window_s_);
     yAxis->setRange(0, 1);
 
     // The legend goes between the title and the axes, in columns, so that it never hides data.
@@ -45,9 +44,6 @@ TimeSeriesPlot::TimeSeriesPlot(const QString& title, QWidget* parent) : QCustomP
     plotLayout()->addElement(1, 0, legend);
     plotLayout()->setRowStretchFactor(1, 0.001);
     plotLayout()->setRowSpacing(0);
-    axisRect()->setRangeDrag(Qt::Horizontal);
-    axisRect()->setRangeZoom(Qt::Horizontal);
-    set_frozen(false);
     connect(this, &QCustomPlot::afterLayout, this, &TimeSeriesPlot::space_value_ticks);
 }
 
@@ -109,11 +105,10 @@ int TimeSeriesPlot::point_count() const {
 }
 
 void TimeSeriesPlot::reset(TimeNs origin) {
-    origin_ = origin;
+    time_.reset(origin);
     for (int i = 0; i < graphCount(); ++i) graph(i)->data()->clear();
     for (auto* line : markers_) removeItem(line);
     markers_.clear();
-    xAxis->setRange(0, live_window_s_);
     replot(rpQueuedReplot);
 }
 
@@ -129,8 +124,7 @@ void TimeSeriesPlot::add_markers(const std::vector<Marker>& markers) {
 }
 
 void TimeSeriesPlot::refresh(double now_s) {
-    // Live: the last live_window_s_ seconds; a young run fills the width instead of a corner of it.
-    if (!frozen_) xAxis->setRange(std::max(0.0, now_s - live_window_s_), std::max(2.0, now_s));
+    time_.follow(now_s);
     fit_value_axes();
     replot(rpQueuedReplot);
 }
@@ -149,9 +143,6 @@ void TimeSeriesPlot::fit_axis_to(QCPAxis* axis, double minimum_top, double headr
     axis->setRange(0, top);
 }
 
-void TimeSeriesPlot::set_frozen(bool frozen) {
-    frozen_ = frozen;
-    setInteractions(frozen ? QCP::Interactions(QCP::iRangeDrag | QCP::iRangeZoom) : QCP::Interactions());
-}
+void TimeSeriesPlot::set_frozen(bool frozen) { time_.set_frozen(frozen); }
 
 }  // namespace pinscope::ui

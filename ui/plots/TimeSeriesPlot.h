@@ -6,6 +6,7 @@
 
 #include <qcustomplot.h>
 
+#include "plots/LiveTimeAxis.h"
 #include "trace/Trace.h"
 
 namespace pinscope::ui {
@@ -22,7 +23,7 @@ public:
     void add_markers(const std::vector<Marker>& markers);
     void refresh(double now_s);
     void set_frozen(bool frozen);
-    void set_live_window(double seconds) { live_window_s_ = seconds; }
+    void set_live_window(double seconds) { time_.set_window(seconds); }
     QString title() const { return title_; }
     // Points of every line together (tests: a run fills the plot).
     int point_count() const;
@@ -37,16 +38,14 @@ protected:
     // Called before each replot: set the value axes for the visible data.
     virtual void fit_value_axes();
     void fit_axis_to(QCPAxis* axis, double minimum_top, double headroom = 1.15);
-    TimeNs origin() const { return origin_; }
-    double seconds_of(TimeNs time) const { return static_cast<double>(time - origin_) * 1e-9; }
+    TimeNs origin() const { return time_.origin(); }
+    double seconds_of(TimeNs time) const { return time_.seconds_of(time); }
 
 private:
     void space_value_ticks();
 
     QString title_;
-    TimeNs origin_ = 0;
-    bool frozen_ = false;
-    double live_window_s_ = 20;
+    LiveTimeAxis time_{*this, 20, 2};
     std::vector<QCPItemStraightLine*> markers_;
 };
 

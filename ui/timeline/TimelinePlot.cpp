@@ -60,7 +60,6 @@ TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
     xAxis->setLabelFont(app_font(9));
     xAxis->setLabel(QStringLiteral("time since start (s)"));
     xAxis->grid()->setPen(QPen(QColor(0xDD, 0xE1, 0xE6), 1, Qt::DotLine));
-    xAxis->setRange(0, live_window_s_);
     yAxis->setTicker(lane_ticker_);
     yAxis->setTickLabelFont(app_font(10));
     yAxis->setRangeReversed(true);
@@ -70,8 +69,6 @@ TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
     yAxis->setTickLength(0, 0);
     yAxis->setBasePen(QPen(QColor(0xB0, 0xB6, 0xBE)));
     xAxis->setBasePen(QPen(QColor(0xB0, 0xB6, 0xBE)));
-    axisRect()->setRangeDrag(Qt::Horizontal);
-    axisRect()->setRangeZoom(Qt::Horizontal);
 
     empty_hint_ = new QCPItemText(this);
     empty_hint_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -91,6 +88,7 @@ TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
 QRect TimelinePlot::lanes_rect() const { return axisRect()->rect(); }
 
 void TimelinePlot::reset(TimeNs origin) {
+    time_.reset(origin);
     spans_->set_origin(origin);
     for (auto& m : markers_) {
         removeItem(m.line);
@@ -100,7 +98,6 @@ void TimelinePlot::reset(TimeNs origin) {
     axisRect()->setMinimumMargins(QMargins());
     reconfigurations_.clear();
     select_batch(std::nullopt);
-    xAxis->setRange(0, live_window_s_);
     replot(rpQueuedReplot);
 }
 
@@ -210,27 +207,26 @@ void TimelinePlot::update_lanes() {
 }
 
 void TimelinePlot::refresh(double now_s, bool moving) {
-    const bool labels = frozen_ || !moving;
+    const bool labels = time_.frozen() || !moving;
     const bool labels_changed = labels != spans_->labels();
     spans_->set_labels(labels);
-    if (!frozen_) xAxis->setRange(now_s - live_window_s_, now_s);
+    time_.follow(now_s);
     update_lanes();
     empty_hint_->setVisible(store_.empty());
     // Frozen, the picture only changes when the lanes do; pans and zooms replot by themselves.
     const bool lanes_changed = std::exchange(lanes_changed_, false);
-    if (frozen_ && !lanes_changed && !labels_changed) return;
+    if (time_.frozen() && !lanes_changed && !labels_changed) return;
     replot(rpQueuedReplot);
 }
 
 void TimelinePlot::set_frozen(bool frozen) {
-    frozen_ = frozen;
-    setInteractions(frozen ? QCP::Interactions(QCP::iRangeDrag | QCP::iRangeZoom) : QCP::Interactions());
+    time_.set_frozen(frozen);
     setCursor(frozen ? Qt::OpenHandCursor : Qt::ArrowCursor);
 }
 
 void TimelinePlot::set_live_window(double seconds) {
-    live_window_s_ = std::clamp(seconds, kMinWindow, kMaxWindow);
-    emit liveWindowChanged(live_window_s_);
+    time_.set_window(std::clamp(seconds, kMinWindow, kMaxWindow));
+    emit liveWindowChanged(time_.window());
 }
 
 void TimelinePlot::show_all() {
@@ -317,13 +313,13 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelinePlot::mousePressEvent(QMouseEvent* event) {
     press_pos_ = event->pos();
-    if (frozen_ && event->button() == Qt::LeftButton) setCursor(Qt::ClosedHandCursor);
+    if (time_.frozen() && event->button() == Qt::LeftButton) setCursor(Qt::ClosedHandCursor);
     QCustomPlot::mousePressEvent(event);
 }
 
 void TimelinePlot::mouseReleaseEvent(QMouseEvent* event) {
     QCustomPlot::mouseReleaseEvent(event);
-    if (frozen_) setCursor(Qt::OpenHandCursor);
+    if (time_.frozen()) setCursor(Qt::OpenHandCursor);
     if (event->button() != Qt::LeftButton || (event->pos() - press_pos_).manhattanLength() > kClickSlopPx) return;
     if (!axisRect()->rect().contains(event->pos())) return;
     if (const auto span = span_at(event->pos())) select_batch(span->batch, span->start);
@@ -336,13 +332,13 @@ void TimelinePlot::mouseDoubleClickEvent(QMouseEvent* event) {
 }
 
 void TimelinePlot::wheelEvent(QWheelEvent* event) {
-    if (frozen_) {
+    if (time_.frozen()) {
         QCustomPlot::wheelEvent(event);
         return;
     }
     // Live: the wheel sets how much of the past the view shows; its right edge stays at "now".
     const double steps = event->angleDelta().y() / 120.0;
-    set_live_window(live_window_s_ * std::pow(0.85, steps));
+    set_live_window(time_.window() * std::pow(0.85, steps));
     event->accept();
 }
 

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include "model/SpanStore.h"
+#include "plots/LiveTimeAxis.h"
 #include "timeline/SpanPlottable.h"
 #include "trace/Trace.h"
 
@@ -29,9 +30,9 @@ public:
     // the run goes on, so the view scrolls (and batch numbers, unreadable then, are left out).
     void refresh(double now_s, bool moving = false);
     void set_frozen(bool frozen);
-    bool frozen() const { return frozen_; }
+    bool frozen() const { return time_.frozen(); }
     void set_live_window(double seconds);
-    double live_window() const { return live_window_s_; }
+    double live_window() const { return time_.window(); }
     // Shows everything the store holds (frozen views).
     void show_all();
     void select_batch(std::optional<std::uint64_t> batch, TimeNs around = 0);
@@ -82,8 +83,7 @@ private:
     std::vector<MarkerItems> markers_;
     std::vector<TimeNs> reconfigurations_;  // sorted
     bool lanes_changed_ = false;
-    bool frozen_ = false;
-    double live_window_s_ = 0.3;
+    LiveTimeAxis time_{*this, 0.3};
     std::optional<std::uint64_t> selected_batch_;
     QPoint press_pos_;
 };
