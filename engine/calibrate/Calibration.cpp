@@ -26,7 +26,7 @@ namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 constexpr std::size_t kMinCopyBytes = 64 * 1024;
 constexpr std::size_t kMaxCopyBytes = std::size_t{1} << 30;
-constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the design notes quote the pageable hold at
+constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the h200-pcie5 profile states the pageable hold at
 constexpr std::array<std::size_t, 4> kCostSizes{kMiB, 16 * kMiB, kCalibrationBatchBytes, 128 * kMiB};
 constexpr int kMemcpySamples = 5;
 constexpr int kLoadRounds = 3;

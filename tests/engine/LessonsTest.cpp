@@ -1,6 +1,6 @@
 // The lessons pinscope teaches, on the default profile (the H200 machine) with the host modelled,
 // so they hold on any machine. The margins leave room for a busy 2-core CI machine; the figures
-// in docs/benchmarks.md and design.md say how large the effects are.
+// in docs/benchmarks.md say how large the effects are.
 #include <gtest/gtest.h>
 
 #include <algorithm>
