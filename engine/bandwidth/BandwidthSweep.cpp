@@ -1,7 +1,8 @@
-#include "bandwidth/BandwidthSweep.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/bandwidth/BandwidthSweep.h"
 
-#include "bandwidth/TimerSweep.h"
-#include "device/DeviceFactory.h"
+#include "engine/bandwidth/TimerSweep.h"
+#include "engine/device/DeviceFactory.h"
 
 namespace pinscope {
 

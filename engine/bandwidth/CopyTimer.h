@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The seam between the bandwidth sweep and a device: something that times copies. The CUDA
 // implementation lives in device/cuda (CudaCopyTimer.h), the emulated one in device/emulated.
@@ -5,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "bandwidth/CopyKinds.h"
-#include "device/Device.h"
+#include "engine/bandwidth/CopyKinds.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 

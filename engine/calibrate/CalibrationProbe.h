@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `pinscope-cli calibrate` asks of a real GPU beyond copy bandwidth: the figures of a
 // hardware profile that only the device can measure. The CUDA implementation lives in
@@ -7,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "bandwidth/CopyTimer.h"
-#include "device/Device.h"
+#include "engine/bandwidth/CopyTimer.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 

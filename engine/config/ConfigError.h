@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A configuration value that is not allowed: which field, what was given, what is allowed.
 #include <stdexcept>

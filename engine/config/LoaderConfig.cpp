@@ -1,4 +1,5 @@
-#include "config/LoaderConfig.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/config/LoaderConfig.h"
 
 #include <algorithm>
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Everything that defines a run, named after PyTorch's DataLoader where it has a name.
 #include <cstdint>

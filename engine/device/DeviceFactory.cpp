@@ -1,13 +1,14 @@
-#include "device/DeviceFactory.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/DeviceFactory.h"
 
 #include <string_view>
 
-#include "BuildConfig.h"
-#include "config/ConfigValidation.h"
-#include "device/emulated/EmulatedDevice.h"
+#include "engine/BuildConfig.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/device/emulated/EmulatedDevice.h"
 
 #if PINSCOPE_HAVE_CUDA
-#include "device/cuda/CudaDevice.h"
+#include "engine/device/cuda/CudaDevice.h"
 #endif
 
 namespace pinscope {

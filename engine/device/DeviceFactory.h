@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Opens the device a configuration names: "emulated[:PROFILE]" or "cuda[:N]".
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
-#include "device/HardwareProfile.h"
-#include "host/ModeledMemoryBus.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/Device.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/host/ModeledMemoryBus.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The JSON profiles of resources/profiles, compiled in (see cmake/EmbedFiles.cmake).
 #include <string>

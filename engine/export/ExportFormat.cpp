@@ -1,4 +1,5 @@
-#include "export/ExportFormat.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/export/ExportFormat.h"
 
 #include <algorithm>
 #include <array>

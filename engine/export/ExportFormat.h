@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Formatting shared by the exporters, so that every file writes times, rates, numbers and lanes
 // the same way. All text is locale-independent.
@@ -8,7 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

@@ -1,4 +1,5 @@
-#include "input/InputFile.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/input/InputFile.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +8,7 @@
 #include <cerrno>
 #include <system_error>
 
-#include "export/ExportFormat.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope {
 namespace {

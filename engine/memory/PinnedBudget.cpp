@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <unistd.h>
 
 #include <algorithm>
 
-#include "config/LoaderConfig.h"
-#include "memory/PinnedPool.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/memory/PinnedPool.h"
 
 namespace pinscope {
 

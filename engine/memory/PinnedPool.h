@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // All page-locked memory of a run goes through here, so that the footprint is counted in one place
 // and never exceeds the budget. Three ways to get it, matching the pin modes:
@@ -17,9 +18,9 @@
 #include <optional>
 #include <vector>
 
-#include "device/Device.h"
-#include "memory/PageLockedMemory.h"
-#include "trace/MessageSink.h"
+#include "engine/device/Device.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/trace/MessageSink.h"
 
 namespace pinscope {
 

@@ -1,10 +1,11 @@
-#include "numa/NumaPlan.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/numa/NumaPlan.h"
 
 #include <algorithm>
 
-#include "config/ConfigValidation.h"
-#include "device/DeviceFactory.h"
-#include "device/HardwareProfile.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/device/DeviceFactory.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope {
 namespace {

@@ -1,4 +1,5 @@
-#include "numa/ThreadPlacement.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/numa/ThreadPlacement.h"
 
 #include <pthread.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where the calling thread runs: bound to its plan's CPUs on this machine (the OS keeps it there),
 // or, on a loaded topology, standing on a modelled CPU that its spans and first touches report.
@@ -5,8 +6,8 @@
 
 #include <cstdint>
 
-#include "numa/NumaPlan.h"
-#include "trace/Span.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

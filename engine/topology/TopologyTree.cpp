@@ -1,9 +1,10 @@
-#include "topology/TopologyTree.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/topology/TopologyTree.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What one stage did for one batch on one lane: the unit of the trace.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs the built pinscope-cli as a child process and captures what it says and how it exits.
 #include <sys/types.h>

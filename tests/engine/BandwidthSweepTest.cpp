@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bandwidth sweep: sizes, repeats, warm-up, median, the plain loop, progress and cancelling,
 // invalid options, and a whole sweep on the emulated device.
 #include <map>
@@ -5,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include "BuildConfig.h"
-#include "bandwidth/BandwidthSweep.h"
-#include "bandwidth/TimerSweep.h"
-#include "device/DeviceFactory.h"
-#include "device/HardwareProfile.h"
+#include "engine/BuildConfig.h"
+#include "engine/bandwidth/BandwidthSweep.h"
+#include "engine/bandwidth/TimerSweep.h"
+#include "engine/device/DeviceFactory.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <stdlib.h>
 
 #include <algorithm>
@@ -10,9 +11,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "config/ConfigJson.h"
-#include "config/ConfigValidation.h"
-#include "memory/PinnedPool.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/memory/PinnedPool.h"
 
 namespace pinscope {
 namespace {

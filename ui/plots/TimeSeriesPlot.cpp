@@ -1,9 +1,10 @@
-#include "plots/TimeSeriesPlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/TimeSeriesPlot.h"
 
 #include <algorithm>
 
-#include "plots/MemoryLogTicker.h"
-#include "style/AppStyle.h"
+#include "ui/plots/MemoryLogTicker.h"
+#include "ui/style/AppStyle.h"
 
 namespace pinscope::ui {
 

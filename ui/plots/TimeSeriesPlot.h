@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The common frame of the plots under the timeline: a title, a legend, seconds since the run's
 // start on the x axis, bounded data per line, markers as vertical lines, and the same live / frozen
@@ -6,7 +7,7 @@
 
 #include <qcustomplot.h>
 
-#include "trace/Trace.h"
+#include "engine/trace/Trace.h"
 
 namespace pinscope::ui {
 

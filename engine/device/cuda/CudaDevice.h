@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The real GPU behind the Device interface: a copy stream (or the compute stream, as a plain loop
 // copies), a compute stream, pinned memory from
@@ -17,10 +18,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "device/Device.h"
-#include "device/DeviceFactory.h"
-#include "device/cuda/ConsumeKernel.h"
-#include "device/cuda/CudaClock.h"
+#include "engine/device/Device.h"
+#include "engine/device/DeviceFactory.h"
+#include "engine/device/cuda/ConsumeKernel.h"
+#include "engine/device/cuda/CudaClock.h"
 
 namespace pinscope {
 
