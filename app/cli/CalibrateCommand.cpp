@@ -9,6 +9,7 @@
 #include "app/cli/OutputPaths.h"
 #include "engine/calibrate/Calibration.h"
 #include "engine/config/ConfigError.h"
+#include "engine/device/factory/CalibrationProbeFactory.h"
 #include "engine/export/ExportFormat.h"
 
 namespace pinscope::cli {

@@ -14,6 +14,7 @@
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
 #include "engine/numa/NumaPlan.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope::cli {
 

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/ExitCodes.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 #include "engine/device/HardwareProfile.h"
 
 namespace pinscope::cli {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "engine/config/ConfigError.h"
-#include "engine/input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope::cli {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "engine/export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope::cli {
 

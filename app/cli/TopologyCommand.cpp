@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/ExitCodes.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 #include "engine/topology/MachineTopology.h"
 #include "engine/topology/TopologyTree.h"
 

@@ -18,7 +18,7 @@
 #include "app/cli/SweepCommand.h"
 #include "app/cli/TopologyCommand.h"
 #include "engine/BuildConfig.h"
-#include "engine/input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 namespace {
 

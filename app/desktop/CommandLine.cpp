@@ -10,8 +10,8 @@
 #include "engine/BuildConfig.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
-#include "engine/input/UntrustedText.h"
 #include "engine/numa/NumaPlan.h"
+#include "engine/text/UntrustedText.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/export/ImageExport.h"
 

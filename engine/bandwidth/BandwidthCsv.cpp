@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/bandwidth/BandwidthCsv.h"
 
-#include "engine/export/AtomicFile.h"
 #include "engine/export/ExportFormat.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope {
 

@@ -2,7 +2,8 @@
 #include "engine/bandwidth/BandwidthSweep.h"
 
 #include "engine/bandwidth/TimerSweep.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/CopyTimerFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 namespace pinscope {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/bandwidth/CopyKinds.h"
+#include "engine/device/CopyKinds.h"
 #include "engine/device/Device.h"
 
 namespace pinscope {

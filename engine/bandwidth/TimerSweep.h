@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/bandwidth/BandwidthSweep.h"
-#include "engine/bandwidth/CopyTimer.h"
+#include "engine/device/CopyTimer.h"
 #include "engine/config/ConfigError.h"
 
 namespace pinscope {

@@ -14,10 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bandwidth/TimerSweep.h"
-#include "engine/calibrate/HostMeasurement.h"
+#include "engine/host/HostMeasurement.h"
 #include "engine/config/ConfigError.h"
-#include "engine/export/AtomicFile.h"
 #include "engine/export/ExportFormat.h"
+#include "engine/files/AtomicFile.h"
 #include "engine/metrics/Median.h"
 
 namespace pinscope {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/calibrate/CalibrationProbe.h"
+#include "engine/device/CalibrationProbe.h"
 #include "engine/device/HardwareProfile.h"
 
 namespace pinscope {

@@ -3,7 +3,7 @@
 // The one clock of the engine: nanoseconds on std::chrono::steady_clock, and precise sleeps.
 #include <stop_token>
 
-#include "engine/trace/Span.h"
+#include "engine/clock/TimeNs.h"
 
 namespace pinscope {
 

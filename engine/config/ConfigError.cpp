@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/config/ConfigError.h"
 
-#include "engine/input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 

@@ -20,8 +20,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/config/ConfigError.h"
-#include "engine/input/InputFile.h"
-#include "engine/input/UntrustedText.h"
+#include "engine/files/InputFile.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 

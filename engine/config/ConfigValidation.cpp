@@ -7,8 +7,8 @@
 #include <string_view>
 #include <utility>
 
-#include "engine/export/ExportFormat.h"
-#include "engine/memory/PinnedPool.h"
+#include "engine/config/PinnedBudget.h"
+#include "engine/text/TextFormat.h"
 #include "engine/topology/MachineTopology.h"
 
 namespace pinscope {

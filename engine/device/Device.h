@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "engine/clock/ModelLag.h"
+#include "engine/clock/TimeNs.h"
 #include "engine/config/LoaderConfig.h"
-#include "engine/trace/Span.h"
 
 namespace pinscope {
 

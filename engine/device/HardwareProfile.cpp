@@ -10,7 +10,7 @@
 
 #include "engine/config/ConfigError.h"
 #include "engine/device/EmbeddedProfiles.h"
-#include "engine/input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <variant>
 
-#include "engine/export/AtomicFile.h"
 #include "engine/export/ExportFormat.h"
 #include "engine/export/TimeOrderBuffer.h"
+#include "engine/files/AtomicFile.h"
 #include "engine/runner/RunRecord.h"
 
 namespace pinscope {

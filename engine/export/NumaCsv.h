@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 #include "engine/runner/RunRecord.h"
 
 namespace pinscope {

@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/export/AtomicFile.h"
 #include "engine/export/ChromeTrace.h"
 #include "engine/export/CountersCsv.h"
 #include "engine/export/ExportFormat.h"
 #include "engine/export/NumaCsv.h"
 #include "engine/export/SpansCsv.h"
 #include "engine/export/SummaryJson.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope {
 

@@ -4,8 +4,9 @@
 #include <algorithm>
 
 #include "engine/config/ConfigValidation.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/DeviceName.h"
 #include "engine/device/HardwareProfile.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 namespace {

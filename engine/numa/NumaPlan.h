@@ -20,6 +20,7 @@
 #include "engine/config/ConfigError.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
+#include "engine/topology/CurrentCpu.h"
 #include "engine/topology/MachineTopology.h"
 #include "engine/trace/Span.h"
 
@@ -28,11 +29,6 @@ namespace pinscope {
 struct ThreadCpus {
     bool bound = false;     // false: the OS places the thread (cpus is then every CPU)
     std::vector<int> cpus;  // ascending
-};
-
-struct HostCpu {
-    int cpu = -1;
-    int node = -1;
 };
 
 struct NumaPlan {

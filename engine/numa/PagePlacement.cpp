@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 

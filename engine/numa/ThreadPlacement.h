@@ -7,13 +7,10 @@
 #include <cstdint>
 
 #include "engine/numa/NumaPlan.h"
+#include "engine/topology/CurrentCpu.h"  // current_host_cpu(), the modelled CPU this sets
 #include "engine/trace/Span.h"
 
 namespace pinscope {
-
-// The CPU and node of the calling thread: its modelled CPU when it has one, else sched_getcpu()
-// and this machine's node of that CPU (-1 where unknown).
-HostCpu current_host_cpu();
 
 // For the thread's lifetime in a pipeline: applies the plan's binding for (kind, index) and
 // restores what the thread had (affinity, modelled CPU) when it ends. A null plan does nothing.

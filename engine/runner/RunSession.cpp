@@ -5,6 +5,7 @@
 
 #include "engine/clock/SteadyClock.h"
 #include "engine/config/ConfigValidation.h"
+#include "engine/config/PinnedBudget.h"
 #include "engine/host/HostWork.h"
 #include "engine/memory/PageLockedMemory.h"
 #include "engine/pipeline/LoaderPipeline.h"

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "engine/clock/ModelLag.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 #include "engine/metrics/MetricsTracker.h"
 #include "engine/numa/NumaTracker.h"
 #include "engine/pipeline/PipelineGauges.h"

@@ -2,7 +2,7 @@
 #include "engine/runner/Runner.h"
 
 #include "engine/config/ConfigValidation.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 #include "engine/numa/NumaPlan.h"
 #include "engine/runner/RunSession.h"
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <charconv>
 
-#include "engine/export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 #include "engine/sweep/SweepPlan.h"
 
 namespace pinscope {

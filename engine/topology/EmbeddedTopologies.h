@@ -3,7 +3,7 @@
 // The sample hwloc XML topologies of resources/topologies, compiled in (see cmake/EmbedFiles.cmake).
 #include <vector>
 
-#include "engine/device/EmbeddedProfiles.h"  // EmbeddedFile: a compiled-in file's stem and contents
+#include "engine/files/EmbeddedFile.h"
 
 namespace pinscope {
 

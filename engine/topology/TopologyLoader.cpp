@@ -20,8 +20,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "engine/input/InputFile.h"
-#include "engine/input/UntrustedText.h"
+#include "engine/files/InputFile.h"
+#include "engine/text/UntrustedText.h"
 #include "engine/topology/EmbeddedTopologies.h"
 #include "engine/topology/MachineTopology.h"
 

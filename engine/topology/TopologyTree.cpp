@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/trace/LaneRecorder.h"
 
-#include "engine/numa/ThreadPlacement.h"
+#include "engine/topology/CurrentCpu.h"
 
 namespace pinscope {
 

@@ -5,10 +5,9 @@
 #include <string>
 #include <string_view>
 
-namespace pinscope {
+#include "engine/clock/TimeNs.h"
 
-// Time points are nanoseconds on the host's steady clock (std::chrono::steady_clock).
-using TimeNs = std::int64_t;
+namespace pinscope {
 
 enum class Stage : std::uint8_t {
     Load,      // dataset __getitem__: produce samples and do the per-sample CPU work

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 #include "tests/engine/ExportTestData.h"
 
 namespace pinscope {

@@ -9,8 +9,9 @@
 #include "engine/BuildConfig.h"
 #include "engine/bandwidth/BandwidthSweep.h"
 #include "engine/bandwidth/TimerSweep.h"
-#include "engine/device/DeviceFactory.h"
 #include "engine/device/HardwareProfile.h"
+#include "engine/device/factory/CopyTimerFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 namespace pinscope {
 namespace {

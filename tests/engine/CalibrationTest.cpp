@@ -13,8 +13,9 @@
 #include "engine/BuildConfig.h"
 #include "engine/bandwidth/TimerSweep.h"
 #include "engine/calibrate/Calibration.h"
-#include "engine/calibrate/HostMeasurement.h"
+#include "engine/device/factory/CalibrationProbeFactory.h"
 #include "engine/export/ExportFormat.h"
+#include "engine/host/HostMeasurement.h"
 #include "tests/engine/RecordedRun.h"
 
 namespace pinscope {

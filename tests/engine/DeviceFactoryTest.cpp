@@ -3,7 +3,7 @@
 // with the reason, when there is not; asking for CUDA where there is none fails with the reason.
 #include <gtest/gtest.h>
 
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 namespace pinscope {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <fstream>
 
-#include "engine/input/InputFile.h"
+#include "engine/files/InputFile.h"
 #include "tests/engine/ExportTestData.h"
 
 namespace pinscope {

@@ -13,7 +13,9 @@
 
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
+#include "engine/config/PinnedBudget.h"
 #include "engine/memory/PinnedPool.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 namespace {

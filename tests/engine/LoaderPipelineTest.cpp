@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 
+#include "engine/config/PinnedBudget.h"
 #include "engine/memory/PinnedPool.h"
 #include "tests/engine/RecordedRun.h"
 

@@ -12,6 +12,7 @@
 
 #include "engine/config/LoaderConfig.h"
 
+#include "engine/topology/CpuList.h"
 #include "engine/topology/MachineTopology.h"
 #include "engine/topology/TopologyTree.h"
 #include "tests/engine/ExportTestData.h"

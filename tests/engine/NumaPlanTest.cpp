@@ -6,6 +6,7 @@
 #include "engine/config/ConfigError.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/numa/NumaPlan.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 namespace {

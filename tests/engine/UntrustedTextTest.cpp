@@ -2,7 +2,7 @@
 // Text from input shown in messages: escapes and invalid UTF-8 made visible, long text cut short.
 #include <gtest/gtest.h>
 
-#include "engine/input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 namespace {

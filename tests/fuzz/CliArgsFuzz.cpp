@@ -13,8 +13,8 @@
 
 #include "app/cli/ConfigFlags.h"
 #include "app/cli/ExitCodes.h"
-#include "engine/input/UntrustedText.h"
 #include "engine/sweep/SweepPlan.h"
+#include "engine/text/UntrustedText.h"
 #include "tests/fuzz/FuzzChecks.h"
 #include "tests/fuzz/FuzzInput.h"
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
 #include "tests/fuzz/FuzzChecks.h"
 #include "tests/fuzz/FuzzInput.h"
 

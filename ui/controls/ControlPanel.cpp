@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "engine/config/ConfigValidation.h"
+#include "engine/config/PinnedBudget.h"
 #include "engine/memory/PinnedPool.h"
 #include "engine/numa/NumaPlan.h"
 #include "ui/controls/ConfigChanges.h"

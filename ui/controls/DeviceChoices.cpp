@@ -2,7 +2,7 @@
 #include "ui/controls/DeviceChoices.h"
 
 #include "engine/config/ConfigValidation.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 #include "engine/device/HardwareProfile.h"
 
 namespace pinscope::ui {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+#include "engine/topology/CpuList.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/controls/FieldMarks.h"
 

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "engine/export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope::ui {
 

@@ -6,6 +6,7 @@
 #include <QSysInfo>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
 #include "ui/plots/ByteFormat.h"
 
 namespace pinscope::ui {

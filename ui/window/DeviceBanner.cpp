@@ -3,7 +3,7 @@
 
 #include <QFileInfo>
 
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 #include "engine/device/HardwareProfile.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/style/AppStyle.h"

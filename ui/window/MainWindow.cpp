@@ -16,14 +16,12 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
-#include "ui/bandwidth/BandwidthPlot.h"
-#include "ui/bandwidth/BandwidthView.h"
-#endif
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 #include "engine/numa/NumaPlan.h"
+#include "ui/bandwidth/BandwidthPlot.h"
+#include "ui/bandwidth/BandwidthView.h"
 #include "ui/controls/ConfigChanges.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
@@ -110,16 +108,8 @@ void MainWindow::build_layout() {
     tabs_->addTab(numa_view_, QStringLiteral("NUMA"));
     tabs_->setTabToolTip(1, QStringLiteral("Packages, NUMA nodes and cores, the GPU at its node, where the loader's threads "
                                            "ran and where the pinned pages are"));
-#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
     bandwidth_ = new BandwidthView;
     tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
-#else
-    auto* missing = new QLabel(QStringLiteral("The bandwidth sweep is not in this build: it needs the engine's "
-                                              "bandwidth sweep (engine/bandwidth), which this checkout does not have."));
-    missing->setAlignment(Qt::AlignCenter);
-    missing->setWordWrap(true);
-    tabs_->addTab(missing, QStringLiteral("Bandwidth"));
-#endif
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -139,9 +129,7 @@ std::vector<std::pair<QString, QWidget*>> MainWindow::plots() const {
             {QStringLiteral("throughput"), throughput_},
             {QStringLiteral("utilisation"), utilisation_},
             {QStringLiteral("in-flight"), in_flight_},
-#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
             {QStringLiteral("bandwidth"), &bandwidth_->plot()},
-#endif
             {QStringLiteral("numa"), numa_view_},
     };
 }

@@ -6,13 +6,13 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/calibrate/HostMeasurement.h"
 #include "engine/clock/SteadyClock.h"
 #include "engine/device/cuda/ConsumeKernel.h"
 #include "engine/device/cuda/CudaCheck.h"
 #include "engine/device/cuda/CudaCopyTimer.h"
 #include "engine/device/cuda/CudaDevice.h"
 #include "engine/device/cuda/CudaHostBuffers.h"
+#include "engine/host/HostMeasurement.h"
 #include "engine/memory/PageLockedMemory.h"
 #include "engine/metrics/Median.h"
 

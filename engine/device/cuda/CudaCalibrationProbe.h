@@ -3,7 +3,7 @@
 // What `pinscope-cli calibrate` measures on a real GPU beyond copy bandwidth.
 #include <memory>
 
-#include "engine/calibrate/CalibrationProbe.h"
+#include "engine/device/CalibrationProbe.h"
 
 namespace pinscope {
 

@@ -4,7 +4,7 @@
 // and `calibrate`.
 #include <memory>
 
-#include "engine/bandwidth/CopyTimer.h"
+#include "engine/device/CopyTimer.h"
 
 namespace pinscope {
 

@@ -4,7 +4,7 @@
 // copies), a compute stream, pinned memory from
 // cudaHostAlloc / cudaHostRegister, and every op's GPU times from CUDA events put on the host's
 // steady clock (CudaClock). Only engine/device/cuda includes CUDA headers; the rest of the engine
-// reaches this through DeviceFactory.
+// reaches this through device/factory/DeviceFactory.h.
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -18,8 +18,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/device/CudaDeviceList.h"
 #include "engine/device/Device.h"
-#include "engine/device/DeviceFactory.h"
 #include "engine/device/cuda/ConsumeKernel.h"
 #include "engine/device/cuda/CudaClock.h"
 

@@ -6,7 +6,7 @@
 // timings; and one device buffer.
 #include <cstddef>
 
-#include "engine/bandwidth/CopyKinds.h"
+#include "engine/device/CopyKinds.h"
 #include "engine/memory/PageLockedMemory.h"
 
 namespace pinscope {

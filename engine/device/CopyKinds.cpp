@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/bandwidth/CopyKinds.h"
+#include "engine/device/CopyKinds.h"
 
 #include <algorithm>
 

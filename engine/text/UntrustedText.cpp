@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 #include <array>
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/config/PinnedBudget.h"
+
 #include <unistd.h>
 
 #include <algorithm>
 
 #include "engine/config/LoaderConfig.h"
-#include "engine/memory/PinnedPool.h"
 
 namespace pinscope {
 

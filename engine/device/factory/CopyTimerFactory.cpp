@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/bandwidth/CopyTimer.h"
+#include "engine/device/factory/CopyTimerFactory.h"
 
 #include "engine/BuildConfig.h"
-#include "engine/device/DeviceFactory.h"
 #include "engine/device/emulated/EmulatedCopyTimer.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 #if PINSCOPE_HAVE_CUDA
 #include "engine/device/cuda/CudaCopyTimer.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/input/InputFile.h"
+#include "engine/files/InputFile.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <system_error>
 
-#include "engine/export/ExportFormat.h"
+#include "engine/text/TextFormat.h"
 
 namespace pinscope {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/calibrate/HostMeasurement.h"
+#include "engine/host/HostMeasurement.h"
 
 #include <hwloc.h>
 #include <sched.h>

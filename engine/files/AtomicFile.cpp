@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 
 #include <dirent.h>
 #include <fcntl.h>

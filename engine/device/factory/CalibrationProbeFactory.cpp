@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/calibrate/CalibrationProbe.h"
+#include "engine/device/factory/CalibrationProbeFactory.h"
 
 #include "engine/BuildConfig.h"
-#include "engine/device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 #if PINSCOPE_HAVE_CUDA
 #include "engine/device/cuda/CudaCalibrationProbe.h"
