@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The two commands of the README, for a fresh Debian 12 machine:
 #   ./pinscope.sh run    install what is missing, build, and open the pinscope window (without a
 #                        display: run the default scenario offscreen, save a screenshot and the CSV)

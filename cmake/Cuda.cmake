@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The CUDA device is built when the toolkit is found (it lives in /usr/local/cuda on our machines).
 # Without it the emulated device is the only device, and the feature summary says so.
 set(PINSCOPE_HAVE_CUDA OFF)

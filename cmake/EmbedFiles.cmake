@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DOUT=file.cpp -DFILES="a.json|b.json" [-DFUNCTION=name -DHEADER=dir/Header.h] -P EmbedFiles.cmake
 # (| separates: a ; would split the argument)
 # Writes a C++ source defining pinscope::FUNCTION() (embedded_profiles by default): each file's
@@ -6,7 +7,7 @@ if(NOT FUNCTION)
   set(FUNCTION embedded_profiles)
 endif()
 if(NOT HEADER)
-  set(HEADER device/EmbeddedProfiles.h)
+  set(HEADER engine/device/EmbeddedProfiles.h)
 endif()
 set(arrays "")
 set(table "")

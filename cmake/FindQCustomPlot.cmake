@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # FindQCustomPlot: the QCustomPlot library built against Qt 6 (Debian: libqcustomplot-dev with
 # libqcustomplot2.1-qt6). Defines QCustomPlot_FOUND and the imported target QCustomPlot::QCustomPlot.
 # Needs Qt6::Widgets and Qt6::PrintSupport to exist already.

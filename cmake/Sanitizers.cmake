@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # PINSCOPE_SANITIZE: "" (none), "address" (ASan + UBSan) or "thread" (TSan).
 # PINSCOPE_FUZZ (clang only, the fuzz preset) adds libFuzzer's coverage to everything and builds
 # tests/fuzz as libFuzzer binaries; UBSan then also checks float-to-integer conversions.

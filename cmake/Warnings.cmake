@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Warnings for the project's own targets: pinscope_warnings(target)
 function(pinscope_warnings target)
   target_compile_options(${target} PRIVATE

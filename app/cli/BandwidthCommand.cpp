@@ -1,4 +1,5 @@
-#include "BandwidthCommand.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/BandwidthCommand.h"
 
 #include <unistd.h>
 
@@ -6,15 +7,15 @@
 
 #include <CLI/CLI.hpp>
 
-#include "BandwidthTable.h"
-#include "ConfigFlags.h"
-#include "ExitCodes.h"
-#include "InterruptSignals.h"
-#include "OutputPaths.h"
-#include "bandwidth/BandwidthCsv.h"
-#include "bandwidth/TimerSweep.h"
-#include "config/ConfigError.h"
-#include "export/ExportFormat.h"
+#include "app/cli/BandwidthTable.h"
+#include "app/cli/ConfigFlags.h"
+#include "app/cli/ExitCodes.h"
+#include "app/cli/OutputPaths.h"
+#include "app/common/InterruptSignals.h"
+#include "engine/bandwidth/BandwidthCsv.h"
+#include "engine/bandwidth/TimerSweep.h"
+#include "engine/config/ConfigError.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope::cli {
 

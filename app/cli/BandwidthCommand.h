@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope-cli bandwidth: copy bandwidth by size, direction and host memory, as a table and CSV.
 #include <string>

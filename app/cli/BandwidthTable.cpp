@@ -1,11 +1,12 @@
-#include "BandwidthTable.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/BandwidthTable.h"
 
 #include <algorithm>
 #include <map>
 #include <utility>
 
-#include "TextTable.h"
-#include "export/ExportFormat.h"
+#include "app/cli/TextTable.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope::cli {
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A bandwidth sweep as text: what was measured on which link, then one row per size and one
 // column per series (direction x memory), medians in GB/s.
 #include <cstddef>
 #include <string>
 
-#include "bandwidth/BandwidthSweep.h"
+#include "engine/bandwidth/BandwidthSweep.h"
 
 namespace pinscope::cli {
 

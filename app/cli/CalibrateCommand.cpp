@@ -1,14 +1,16 @@
-#include "CalibrateCommand.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/CalibrateCommand.h"
 
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
-#include "ExitCodes.h"
-#include "OutputPaths.h"
-#include "calibrate/Calibration.h"
-#include "config/ConfigError.h"
-#include "export/ExportFormat.h"
+#include "app/cli/ExitCodes.h"
+#include "app/cli/OutputPaths.h"
+#include "engine/calibrate/Calibration.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/factory/CalibrationProbeFactory.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope-cli calibrate: measures a hardware profile on the GPU at hand and writes its JSON.
 #include <string>

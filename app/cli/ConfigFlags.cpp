@@ -1,4 +1,5 @@
-#include "ConfigFlags.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/ConfigFlags.h"
 
 #include <algorithm>
 #include <array>
@@ -9,10 +10,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ExitCodes.h"
-#include "config/ConfigJson.h"
-#include "config/ConfigValidation.h"
-#include "numa/NumaPlan.h"
+#include "app/cli/ExitCodes.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The configuration flags that run and sweep share, and how they apply on top of a LoaderConfig:
 // the config file first, then each flag given. Values are kept as typed and parsed on use, so that
@@ -8,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "config/ConfigError.h"
-#include "config/LoaderConfig.h"
-#include "sweep/SweepPlan.h"
+#include "engine/config/ConfigError.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/sweep/SweepPlan.h"
 
 namespace CLI {
 class App;

@@ -1,4 +1,5 @@
-#include "DevicesCommand.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/DevicesCommand.h"
 
 #include <cstdio>
 #include <iostream>
@@ -6,9 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ExitCodes.h"
-#include "device/DeviceFactory.h"
-#include "device/HardwareProfile.h"
+#include "app/cli/ExitCodes.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope-cli devices: the CUDA GPUs this build can use and the emulated device's profiles.
 namespace CLI {

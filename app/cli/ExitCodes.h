@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What pinscope-cli's exit status means, and the error that carries bad input to exit 2.
 #include <stdexcept>
 #include <string>
 
-#include "config/ConfigError.h"
-#include "input/UntrustedText.h"
+#include "engine/config/ConfigError.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope::cli {
 

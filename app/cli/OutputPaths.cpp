@@ -1,4 +1,5 @@
-#include "OutputPaths.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/OutputPaths.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -6,7 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope::cli {
 

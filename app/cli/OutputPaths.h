@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Output paths are checked before a run, so that a long run is not lost to a typo; the write after
 // the run stays the real test.

@@ -1,4 +1,5 @@
-#include "RunCommand.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/RunCommand.h"
 
 #include <functional>
 #include <iostream>
@@ -6,12 +7,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ExitCodes.h"
-#include "OutputPaths.h"
-#include "RunDriver.h"
-#include "config/ConfigError.h"
-#include "export/RunExports.h"
-#include "export/SummaryJson.h"
+#include "app/cli/ExitCodes.h"
+#include "app/cli/OutputPaths.h"
+#include "app/cli/RunDriver.h"
+#include "engine/config/ConfigError.h"
+#include "engine/export/RunExports.h"
+#include "engine/export/SummaryJson.h"
 
 namespace pinscope::cli {
 

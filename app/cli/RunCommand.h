@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope-cli run: one run of a configuration, its summary on stdout, and the exports asked for.
 #include <string>
 
-#include "ConfigFlags.h"
+#include "app/cli/ConfigFlags.h"
 
 namespace CLI {
 class App;

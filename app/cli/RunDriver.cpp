@@ -1,4 +1,5 @@
-#include "RunDriver.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/RunDriver.h"
 
 #include <chrono>
 #include <cstdio>

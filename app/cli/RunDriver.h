@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One engine run driven from the command line: the engine's messages go to stderr, and Ctrl-C
 // (SIGINT or SIGTERM) stops the run cleanly instead of killing the process.
 #include <atomic>
 #include <memory>
 
-#include "InterruptSignals.h"
-#include "config/LoaderConfig.h"
-#include "runner/Runner.h"
+#include "app/common/InterruptSignals.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/runner/Runner.h"
 
 namespace pinscope::cli {
 

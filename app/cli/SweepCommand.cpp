@@ -1,4 +1,5 @@
-#include "SweepCommand.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/SweepCommand.h"
 
 #include <cmath>
 #include <iostream>
@@ -6,13 +7,13 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ExitCodes.h"
-#include "OutputPaths.h"
-#include "RunDriver.h"
-#include "SweepTable.h"
-#include "config/ConfigError.h"
-#include "sweep/SweepCsv.h"
-#include "sweep/SweepPlan.h"
+#include "app/cli/ExitCodes.h"
+#include "app/cli/OutputPaths.h"
+#include "app/cli/RunDriver.h"
+#include "app/cli/SweepTable.h"
+#include "engine/config/ConfigError.h"
+#include "engine/sweep/SweepCsv.h"
+#include "engine/sweep/SweepPlan.h"
 
 namespace pinscope::cli {
 

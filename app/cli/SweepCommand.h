@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope-cli sweep: runs every combination of the swept flags and tabulates them.
 #include <string>
 
-#include "ConfigFlags.h"
+#include "app/cli/ConfigFlags.h"
 
 namespace CLI {
 class App;

@@ -1,10 +1,11 @@
-#include "SweepTable.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/SweepTable.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "TextTable.h"
-#include "sweep/SweepPlan.h"
+#include "app/cli/TextTable.h"
+#include "engine/sweep/SweepPlan.h"
 
 namespace pinscope::cli {
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A sweep's results as an aligned text table, the row with the best batches/s marked.
 #include <string>
 #include <vector>
 
-#include "sweep/SweepCsv.h"
+#include "engine/sweep/SweepCsv.h"
 
 namespace pinscope::cli {
 

@@ -1,4 +1,5 @@
-#include "TextTable.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/TextTable.h"
 
 #include <algorithm>
 

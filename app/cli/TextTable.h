@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Aligned text tables for the terminal: columns padded to their widest cell, two spaces apart.
 #include <string>

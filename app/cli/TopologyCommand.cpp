@@ -1,14 +1,15 @@
-#include "TopologyCommand.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/TopologyCommand.h"
 
 #include <algorithm>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
-#include "ExitCodes.h"
-#include "device/DeviceFactory.h"
-#include "topology/MachineTopology.h"
-#include "topology/TopologyTree.h"
+#include "app/cli/ExitCodes.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/topology/TopologyTree.h"
 
 namespace pinscope::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope-cli topology: the machine tree (this machine, or a loaded hwloc XML topology) with each
 // NVIDIA GPU under its NUMA node, and where the run's GPU is local.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope-cli: the headless front end. Sets up the command line and dispatches to a command.
 #include <exception>
 #include <iostream>
@@ -9,15 +10,15 @@
 #include <CLI/CLI.hpp>
 #pragma GCC diagnostic pop
 
-#include "BandwidthCommand.h"
-#include "BuildConfig.h"
-#include "CalibrateCommand.h"
-#include "DevicesCommand.h"
-#include "ExitCodes.h"
-#include "RunCommand.h"
-#include "SweepCommand.h"
-#include "TopologyCommand.h"
-#include "input/UntrustedText.h"
+#include "app/cli/BandwidthCommand.h"
+#include "app/cli/CalibrateCommand.h"
+#include "app/cli/DevicesCommand.h"
+#include "app/cli/ExitCodes.h"
+#include "app/cli/RunCommand.h"
+#include "app/cli/SweepCommand.h"
+#include "app/cli/TopologyCommand.h"
+#include "engine/BuildConfig.h"
+#include "engine/text/UntrustedText.h"
 
 namespace {
 

@@ -1,4 +1,5 @@
-#include "InterruptSignals.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/common/InterruptSignals.h"
 
 #include <atomic>
 #include <csignal>

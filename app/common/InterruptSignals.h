@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Ctrl-C (SIGINT) or SIGTERM as a request to stop early rather than a kill, for programs that can
 // stop cleanly and still write what they did (pinscope-cli's run and sweep, pinscope's window and

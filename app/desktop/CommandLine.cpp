@@ -1,4 +1,5 @@
-#include "CommandLine.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/desktop/CommandLine.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -6,13 +7,13 @@
 #include <algorithm>
 #include <string>
 
-#include "BuildConfig.h"
-#include "config/ConfigError.h"
-#include "config/ConfigJson.h"
-#include "controls/ControlPanel.h"
-#include "numa/NumaPlan.h"
-#include "export/ImageExport.h"
-#include "input/UntrustedText.h"
+#include "engine/BuildConfig.h"
+#include "engine/config/ConfigError.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/text/UntrustedText.h"
+#include "ui/controls/ControlPanel.h"
+#include "ui/export/ImageExport.h"
 
 namespace pinscope::desktop {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope's command line: with no arguments the window opens; --screenshot runs headless (the
 // window is built offscreen when there is no display), saves and exits. Every argument, the
@@ -8,7 +9,7 @@
 
 #include <optional>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope::desktop {
 

@@ -1,4 +1,5 @@
-#include "HeadlessRun.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/desktop/HeadlessRun.h"
 
 #include <QApplication>
 #include <QDir>
@@ -6,11 +7,11 @@
 
 #include <cstdio>
 
-#include "controls/ControlPanel.h"
-#include "export/ExportActions.h"
-#include "export/ImageExport.h"
-#include "InterruptWatch.h"
-#include "window/MainWindow.h"
+#include "app/desktop/InterruptWatch.h"
+#include "ui/controls/ControlPanel.h"
+#include "ui/export/ExportActions.h"
+#include "ui/export/ImageExport.h"
+#include "ui/window/MainWindow.h"
 
 namespace pinscope::desktop {
 

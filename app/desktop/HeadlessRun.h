@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // pinscope --screenshot: builds the window, runs the configuration for a while, saves the
 // screenshot and the exports asked for, and exits. Also what ./pinscope.sh run does without a
 // display, and what the Xvfb test runs.
-#include "CommandLine.h"
+#include "app/desktop/CommandLine.h"
 
 namespace pinscope::desktop {
 

@@ -1,4 +1,5 @@
-#include "InterruptWatch.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/desktop/InterruptWatch.h"
 
 #include <QTimer>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // SIGINT and SIGTERM for the desktop app: the signal handler only sets a flag (app::InterruptSignals);
 // a timer on the GUI thread sees it within a twentieth of a second and reacts once.
@@ -5,7 +6,7 @@
 
 #include <functional>
 
-#include "InterruptSignals.h"
+#include "app/common/InterruptSignals.h"
 
 namespace pinscope::desktop {
 

@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope: the desktop application. Interactive by default; headless with --screenshot.
 #include <QApplication>
 
 #include <cstdio>
 #include <cstdlib>
 
-#include "CommandLine.h"
-#include "HeadlessRun.h"
-#include "InterruptWatch.h"
-#include "style/AppStyle.h"
-#include "window/MainWindow.h"
+#include "app/desktop/CommandLine.h"
+#include "app/desktop/HeadlessRun.h"
+#include "app/desktop/InterruptWatch.h"
+#include "ui/style/AppStyle.h"
+#include "ui/window/MainWindow.h"
 
 namespace {
 

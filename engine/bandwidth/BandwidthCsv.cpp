@@ -1,7 +1,8 @@
-#include "bandwidth/BandwidthCsv.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/bandwidth/BandwidthCsv.h"
 
-#include "export/AtomicFile.h"
-#include "export/ExportFormat.h"
+#include "engine/export/ExportFormat.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope {
 

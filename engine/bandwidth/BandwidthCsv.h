@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A bandwidth sweep as CSV: one row per point, in measuring order, rates in GB/s (1e9 bytes).
 #include <ostream>
 #include <string>
 
-#include "bandwidth/BandwidthSweep.h"
+#include "engine/bandwidth/BandwidthSweep.h"
 
 namespace pinscope {
 

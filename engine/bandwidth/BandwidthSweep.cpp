@@ -1,7 +1,9 @@
-#include "bandwidth/BandwidthSweep.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/bandwidth/BandwidthSweep.h"
 
-#include "bandwidth/TimerSweep.h"
-#include "device/DeviceFactory.h"
+#include "engine/bandwidth/TimerSweep.h"
+#include "engine/device/factory/CopyTimerFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 namespace pinscope {
 

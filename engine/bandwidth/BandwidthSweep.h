@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Copy bandwidth by size, direction and kind of host memory, timed the way nvbandwidth does: for
 // `pinscope-cli bandwidth`, the GUI's bandwidth view and `pinscope-cli calibrate`.
@@ -6,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "bandwidth/CopyKinds.h"
-#include "device/Device.h"
+#include "engine/device/CopyKinds.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 

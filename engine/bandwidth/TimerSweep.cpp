@@ -1,7 +1,8 @@
-#include "bandwidth/TimerSweep.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/bandwidth/TimerSweep.h"
 
-#include "export/ExportFormat.h"
-#include "metrics/Median.h"
+#include "engine/export/ExportFormat.h"
+#include "engine/metrics/Median.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The bandwidth sweep's loop over an open CopyTimer, with the sizes and repeats it uses; shared by
 // run_bandwidth_sweep (which opens the timer) and calibration (which gets one from its probe).
@@ -5,9 +6,9 @@
 #include <functional>
 #include <vector>
 
-#include "bandwidth/BandwidthSweep.h"
-#include "bandwidth/CopyTimer.h"
-#include "config/ConfigError.h"
+#include "engine/bandwidth/BandwidthSweep.h"
+#include "engine/device/CopyTimer.h"
+#include "engine/config/ConfigError.h"
 
 namespace pinscope {
 

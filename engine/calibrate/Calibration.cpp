@@ -1,4 +1,5 @@
-#include "calibrate/Calibration.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/calibrate/Calibration.h"
 
 #include <time.h>
 
@@ -12,12 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bandwidth/TimerSweep.h"
-#include "calibrate/HostMeasurement.h"
-#include "config/ConfigError.h"
-#include "export/AtomicFile.h"
-#include "export/ExportFormat.h"
-#include "metrics/Median.h"
+#include "engine/bandwidth/TimerSweep.h"
+#include "engine/host/HostMeasurement.h"
+#include "engine/config/ConfigError.h"
+#include "engine/export/ExportFormat.h"
+#include "engine/files/AtomicFile.h"
+#include "engine/metrics/Median.h"
 
 namespace pinscope {
 

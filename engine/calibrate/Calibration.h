@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `pinscope-cli calibrate`: measures a hardware profile on the GPU at hand, the JSON that the
 // emulated device then replays. The copy curves come from the bandwidth sweep on the probe's copy
@@ -10,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "calibrate/CalibrationProbe.h"
-#include "device/HardwareProfile.h"
+#include "engine/device/CalibrationProbe.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope {
 

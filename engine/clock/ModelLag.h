@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How far a run's threads fell behind the model. Modelled work waits out the time the profile
 // gives it; on a machine too slow to keep up (a loaded laptop, a sanitizer build) threads reach
 // their waits late, and the run comes out slower than the profile predicts. Thread-safe.
 #include <atomic>
 
-#include "clock/SteadyClock.h"
+#include "engine/clock/SteadyClock.h"
 
 namespace pinscope {
 

@@ -1,4 +1,5 @@
-#include "clock/SteadyClock.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/clock/SteadyClock.h"
 
 #include <sys/prctl.h>
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one clock of the engine: nanoseconds on std::chrono::steady_clock, and precise sleeps.
 #include <stop_token>
 
-#include "trace/Span.h"
+#include "engine/clock/TimeNs.h"
 
 namespace pinscope {
 

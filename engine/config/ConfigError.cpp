@@ -1,6 +1,7 @@
-#include "config/ConfigError.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/config/ConfigError.h"
 
-#include "input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A configuration value that is not allowed: which field, what was given, what is allowed.
 #include <stdexcept>
@@ -10,7 +11,7 @@ struct ConfigIssue {
     std::string value;    // as given
     std::string allowed;  // "an integer from 0 to 256"
     // "num_workers: -1 is not allowed; expected an integer from 0 to 256", printable and bounded
-    // (input/UntrustedText.h) however long or strange the value.
+    // (text/UntrustedText.h) however long or strange the value.
     std::string message() const;
     std::string message(const std::string& label) const;  // the same, naming `label` (a flag) instead of the field
 };

@@ -1,4 +1,5 @@
-#include "config/ConfigJson.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/config/ConfigJson.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,9 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/ConfigError.h"
-#include "input/InputFile.h"
-#include "input/UntrustedText.h"
+#include "engine/config/ConfigError.h"
+#include "engine/files/InputFile.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 

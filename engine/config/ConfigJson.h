@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // LoaderConfig to and from JSON. Keys are the LoaderConfig field names; unknown keys, wrong types
 // and bad values throw ConfigError naming the key.
@@ -5,7 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope {
 

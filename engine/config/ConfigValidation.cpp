@@ -1,4 +1,5 @@
-#include "config/ConfigValidation.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/config/ConfigValidation.h"
 
 #include <charconv>
 #include <cmath>
@@ -6,9 +7,9 @@
 #include <string_view>
 #include <utility>
 
-#include "export/ExportFormat.h"
-#include "memory/PinnedPool.h"
-#include "topology/MachineTopology.h"
+#include "engine/config/PinnedBudget.h"
+#include "engine/text/TextFormat.h"
+#include "engine/topology/MachineTopology.h"
 
 namespace pinscope {
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The allowed values of every LoaderConfig field, and PyTorch's rules between fields.
 #include <vector>
 
-#include "config/ConfigError.h"
-#include "config/LoaderConfig.h"
+#include "engine/config/ConfigError.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Everything that defines a run, named after PyTorch's DataLoader where it has a name.
 #include <cstdint>
@@ -109,9 +110,6 @@ std::optional<CpuBinding> parse_cpu_binding(const std::string& text);
 // "none" (first touch), "local", "remote", "interleave".
 std::string to_string(MemoryPlacement placement);
 std::optional<MemoryPlacement> parse_memory_placement(const std::string& text);
-// "0-3,8" <-> {0,1,2,3,8}; parse returns nullopt for anything else (empty, negative, reversed range).
-std::string cpu_list_to_string(const std::vector<int>& cpus);
-std::optional<std::vector<int>> parse_cpu_list(const std::string& text);
 std::string shape_to_string(const std::vector<std::uint32_t>& shape);  // "3x224x224"
 
 // One line per difference, "pin_memory: on -> off", for reconfigure markers.

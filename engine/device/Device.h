@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the pipeline needs from a GPU: page-locked host memory, a copy stream, a compute stream,
 // and the times at which the GPU really did each operation. The emulated device and the CUDA
@@ -10,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "clock/ModelLag.h"
-#include "config/LoaderConfig.h"
-#include "trace/Span.h"
+#include "engine/clock/ModelLag.h"
+#include "engine/clock/TimeNs.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope {
 

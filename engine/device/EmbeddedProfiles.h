@@ -1,14 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The JSON profiles of resources/profiles, compiled in (see cmake/EmbedFiles.cmake).
-#include <string>
 #include <vector>
 
-namespace pinscope {
+#include "engine/files/EmbeddedFile.h"
 
-struct EmbeddedFile {
-    std::string name;      // file stem: "h200-pcie5"
-    std::string contents;
-};
+namespace pinscope {
 
 const std::vector<EmbeddedFile>& embedded_profiles();
 

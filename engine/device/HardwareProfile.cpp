@@ -1,4 +1,5 @@
-#include "device/HardwareProfile.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/HardwareProfile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/ConfigError.h"
-#include "device/EmbeddedProfiles.h"
-#include "input/UntrustedText.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/EmbeddedProfiles.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 

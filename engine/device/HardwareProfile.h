@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the emulated device models, measured on a real machine: copy bandwidth by size and kind,
 // how pageable copies hold the host and whether they overlap kernels, and the host's cores,

@@ -1,4 +1,5 @@
-#include "export/ChromeTrace.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/export/ChromeTrace.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "export/SummaryJson.h"
+#include "engine/export/SummaryJson.h"
 
 namespace pinscope {
 

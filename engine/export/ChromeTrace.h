@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run as Chrome trace-event JSON, which Perfetto and chrome://tracing open: one process, one
 // track per lane, a complete event per span, counter tracks, and the markers as instant events.
@@ -6,10 +7,10 @@
 #include <string>
 #include <variant>
 
-#include "export/AtomicFile.h"
-#include "export/ExportFormat.h"
-#include "export/TimeOrderBuffer.h"
-#include "runner/RunRecord.h"
+#include "engine/export/ExportFormat.h"
+#include "engine/export/TimeOrderBuffer.h"
+#include "engine/files/AtomicFile.h"
+#include "engine/runner/RunRecord.h"
 
 namespace pinscope {
 

@@ -1,6 +1,7 @@
-#include "export/CountersCsv.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/export/CountersCsv.h"
 
-#include "export/ExportFormat.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // counters.csv: the sampled time series side by side, one row per distinct sample time.
 #include <array>
@@ -5,8 +6,8 @@
 #include <ostream>
 #include <vector>
 
-#include "export/TimeOrderBuffer.h"
-#include "trace/Counter.h"
+#include "engine/export/TimeOrderBuffer.h"
+#include "engine/trace/Counter.h"
 
 namespace pinscope {
 

@@ -1,10 +1,11 @@
-#include "export/NumaCsv.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/export/NumaCsv.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
-#include "export/ExportFormat.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope {
 

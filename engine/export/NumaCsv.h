@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // numa.csv: the NUMA footprint over time, one row per sample: pinned bytes in use on each node
 // and the bytes that crossed nodes so far.
@@ -6,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "export/AtomicFile.h"
-#include "runner/RunRecord.h"
+#include "engine/files/AtomicFile.h"
+#include "engine/runner/RunRecord.h"
 
 namespace pinscope {
 

@@ -1,4 +1,5 @@
-#include "export/RunExports.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/export/RunExports.h"
 
 #include <filesystem>
 #include <optional>
@@ -7,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "export/AtomicFile.h"
-#include "export/ChromeTrace.h"
-#include "export/CountersCsv.h"
-#include "export/ExportFormat.h"
-#include "export/NumaCsv.h"
-#include "export/SpansCsv.h"
-#include "export/SummaryJson.h"
+#include "engine/export/ChromeTrace.h"
+#include "engine/export/CountersCsv.h"
+#include "engine/export/ExportFormat.h"
+#include "engine/export/NumaCsv.h"
+#include "engine/export/SpansCsv.h"
+#include "engine/export/SummaryJson.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope {
 

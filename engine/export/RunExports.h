@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Export files of a run, each written whole or not at all (OutputFile): streamed to disk while the
 // run goes (RunFileExports), or from a record already in memory (the window's bounded stores).
 #include <memory>
 #include <string>
 
-#include "runner/RunRecord.h"
-#include "runner/RunRecorder.h"
+#include "engine/runner/RunRecord.h"
+#include "engine/runner/RunRecorder.h"
 
 namespace pinscope {
 

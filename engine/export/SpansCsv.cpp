@@ -1,6 +1,7 @@
-#include "export/SpansCsv.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/export/SpansCsv.h"
 
-#include "export/ExportFormat.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope {
 

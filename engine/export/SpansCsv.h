@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // spans.csv: one row per span, times in microseconds from the run's start.
 #include <ostream>
 #include <vector>
 
-#include "export/TimeOrderBuffer.h"
-#include "trace/Span.h"
+#include "engine/export/TimeOrderBuffer.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

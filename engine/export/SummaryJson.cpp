@@ -1,4 +1,5 @@
-#include "export/SummaryJson.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/export/SummaryJson.h"
 
 #include <algorithm>
 #include <limits>
@@ -6,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "BuildConfig.h"
-#include "config/ConfigJson.h"
-#include "export/ExportFormat.h"
+#include "engine/BuildConfig.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run's summary as JSON (summary.json, the Chrome trace's otherData) and as the text the CLI
 // prints.
@@ -5,7 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "runner/RunRecord.h"
+#include "engine/runner/RunRecord.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Puts items that arrive almost in time order into exact order, holding only the recent ones.
 // A span reaches the exporters when it ends (a device span even later), but the files list spans
@@ -9,7 +10,7 @@
 #include <deque>
 #include <vector>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

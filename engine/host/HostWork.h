@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU side of a batch: producing samples (the dataset's __getitem__ with its per-sample work)
 // and copying bytes (collate, pin). Either done for real on this machine, or modelled from a
@@ -7,10 +8,10 @@
 #include <memory>
 #include <stop_token>
 
-#include "clock/ModelLag.h"
-#include "config/LoaderConfig.h"
-#include "memory/PageLockedMemory.h"
-#include "trace/Span.h"
+#include "engine/clock/ModelLag.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

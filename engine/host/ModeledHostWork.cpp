@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Host work modelled from a hardware profile: each piece of work takes one of the profile's cores
 // for the time the profile says, and the thread waits it out. Buffers are never touched.
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
-#include "clock/SteadyClock.h"
-#include "device/HardwareProfile.h"
-#include "host/HostWork.h"
-#include "host/ModeledMemoryBus.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/host/HostWork.h"
+#include "engine/host/ModeledMemoryBus.h"
 
 namespace pinscope {
 

@@ -1,4 +1,5 @@
-#include "host/ModeledMemoryBus.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/host/ModeledMemoryBus.h"
 
 #include <algorithm>
 

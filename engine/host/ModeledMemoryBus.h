@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The modelled host's memory, shared by its threads. Each copy, load or pageable staging counts
 // itself in while it runs; one that starts while k others run goes at the rate the profile
 // measured with k other threads streaming through memory (calibrate's under-load curve).
 #include <atomic>
 
-#include "device/HardwareProfile.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope {
 

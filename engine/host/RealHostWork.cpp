@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Host work for real: this machine's threads, memory and memcpy.
 #include <algorithm>
 #include <cstring>
 
-#include "clock/SteadyClock.h"
-#include "host/HostWork.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/host/HostWork.h"
 
 namespace pinscope {
 namespace {

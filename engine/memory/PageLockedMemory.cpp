@@ -1,4 +1,5 @@
-#include "memory/PageLockedMemory.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/memory/PageLockedMemory.h"
 
 #include <linux/capability.h>
 #include <sys/mman.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Page-locking on the host without CUDA: mmap + mlock for new memory, mlock for existing memory.
 // The emulated device uses these so that its pinned footprint is real. When the OS refuses
@@ -6,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "device/Device.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 

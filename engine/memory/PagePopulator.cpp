@@ -1,4 +1,5 @@
-#include "memory/PagePopulator.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/memory/PagePopulator.h"
 
 #include <pthread.h>
 #include <unistd.h>

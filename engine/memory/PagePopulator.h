@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Faults in the pages of locked ranges on a background thread. With the host modelled, page
 // locking must cost the profile's time, not this machine's (populating 64 MiB can take 100 ms on a

@@ -1,4 +1,5 @@
-#include "memory/PinnedPool.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/memory/PinnedPool.h"
 
 #include <unistd.h>
 
@@ -7,8 +8,8 @@
 #include <exception>
 #include <string>
 
-#include "clock/SteadyClock.h"
-#include "trace/LaneRecorder.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/trace/LaneRecorder.h"
 
 namespace pinscope {
 namespace {

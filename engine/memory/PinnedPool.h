@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // All page-locked memory of a run goes through here, so that the footprint is counted in one place
 // and never exceeds the budget. Three ways to get it, matching the pin modes:
@@ -17,9 +18,11 @@
 #include <optional>
 #include <vector>
 
-#include "device/Device.h"
-#include "memory/PageLockedMemory.h"
-#include "trace/MessageSink.h"
+#include "engine/config/PinnedBudget.h"
+#include "engine/device/Device.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/trace/MessageSink.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 
@@ -66,8 +69,6 @@ struct PoolStats {
     std::uint64_t budget_bytes = 0;
     bool locked = true;              // false once the OS refused to lock memory
 };
-
-std::size_t round_up_pow2(std::size_t bytes);
 
 // Follows blocks as the pool hands them out, takes them back and frees them (the NUMA accounting
 // does). Called without the pool's lock, on the thread that caused it.
@@ -156,17 +157,5 @@ private:
     std::atomic<bool> warned_unlocked_{false};
     PoolStats stats_;
 };
-
-// Upper bound on the pinned bytes a configuration can hold at once: every outstanding batch, the
-// batches queued on the device and the one the consumer is copying, each in a block of its size.
-struct LoaderConfig;
-struct PinnedBound {
-    std::uint64_t blocks = 0;
-    std::uint64_t block_bytes = 0;
-    std::uint64_t bytes() const { return blocks * block_bytes; }
-};
-PinnedBound worst_case_pinned(const LoaderConfig& config);
-std::uint64_t default_pinned_budget();   // a quarter of physical memory
-std::uint64_t physical_memory_bytes();
 
 }  // namespace pinscope

@@ -1,4 +1,5 @@
-#include "metrics/IntervalSet.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/metrics/IntervalSet.h"
 
 #include <algorithm>
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A union of time intervals, kept sorted and disjoint: what "GPU busy" and "copy hidden" need.
 // Intervals mostly arrive in time order, so adding one is usually an append.
 #include <deque>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

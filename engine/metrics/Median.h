@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The median of timed samples: the middle value, or the mean of the middle two. Empty: 0.
 #include <algorithm>

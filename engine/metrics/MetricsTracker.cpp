@@ -1,4 +1,5 @@
-#include "metrics/MetricsTracker.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/metrics/MetricsTracker.h"
 
 #include <algorithm>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Turns spans into Metrics, for the whole run and for a sliding window, in bounded memory: what
 // lies well behind the window is folded into running totals and forgotten.
@@ -10,9 +11,9 @@
 #include <deque>
 #include <vector>
 
-#include "metrics/IntervalSet.h"
-#include "metrics/Metrics.h"
-#include "trace/Span.h"
+#include "engine/metrics/IntervalSet.h"
+#include "engine/metrics/Metrics.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

@@ -1,10 +1,12 @@
-#include "numa/NumaPlan.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/numa/NumaPlan.h"
 
 #include <algorithm>
 
-#include "config/ConfigValidation.h"
-#include "device/DeviceFactory.h"
-#include "device/HardwareProfile.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/device/DeviceName.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 namespace {

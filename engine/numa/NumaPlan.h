@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run's NUMA decisions, resolved once per configuration against its topology and GPU: which
 // CPUs each kind of thread may run on, where pinned pages go, and, on a loaded topology (nothing
@@ -16,22 +17,18 @@
 #include <string>
 #include <vector>
 
-#include "config/ConfigError.h"
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
-#include "topology/MachineTopology.h"
-#include "trace/Span.h"
+#include "engine/config/ConfigError.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/Device.h"
+#include "engine/topology/CurrentCpu.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 
 struct ThreadCpus {
     bool bound = false;     // false: the OS places the thread (cpus is then every CPU)
     std::vector<int> cpus;  // ascending
-};
-
-struct HostCpu {
-    int cpu = -1;
-    int node = -1;
 };
 
 struct NumaPlan {

@@ -1,10 +1,11 @@
-#include "numa/NumaTracker.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/numa/NumaTracker.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "numa/PageLocations.h"
-#include "numa/ThreadPlacement.h"
+#include "engine/numa/PageLocations.h"
+#include "engine/numa/ThreadPlacement.h"
 
 namespace pinscope {
 namespace {

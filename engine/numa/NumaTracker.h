@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run's NUMA accounting: on which nodes the pages of each pinned block are (read back with
 // move_pages on this machine, from the plan on a loaded topology), the pinned bytes in use per
@@ -12,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "device/Device.h"
-#include "memory/PinnedPool.h"
-#include "numa/NumaPlan.h"
-#include "numa/NumaUsage.h"
+#include "engine/device/Device.h"
+#include "engine/memory/PinnedPool.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/numa/NumaUsage.h"
 
 namespace pinscope {
 

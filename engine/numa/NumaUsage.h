@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a run's memory and traffic are, by NUMA node: what the NUMA view and the exports show.
 // Which CPU each stage ran on is in every span (Span::cpu, Span::numa_node).

@@ -1,4 +1,5 @@
-#include "numa/PageLocations.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/numa/PageLocations.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>

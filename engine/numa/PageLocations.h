@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where pages really are: the kernel's move_pages asked for a sample of a range's pages (nothing
 // is moved), so that the footprint by node is read back, never assumed.

@@ -1,4 +1,5 @@
-#include "numa/PagePlacement.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/numa/PagePlacement.h"
 
 #include <linux/mempolicy.h>
 #include <sys/syscall.h>
@@ -11,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 

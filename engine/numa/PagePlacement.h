@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Putting the pages of a range on chosen NUMA nodes before they are faulted in or locked: the
 // kernel's mbind, called directly (no libnuma).
 #include <cstddef>
 
-#include "device/Device.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 

@@ -1,4 +1,5 @@
-#include "numa/ThreadPlacement.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/numa/ThreadPlacement.h"
 
 #include <pthread.h>
 
@@ -6,10 +7,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/topology/CpuList.h"
+
 namespace pinscope {
 namespace {
-
-thread_local HostCpu t_modelled_cpu;
 
 const char* field_of(LaneKind kind) {
     if (kind == LaneKind::Worker) return "bind_workers";
@@ -19,18 +20,11 @@ const char* field_of(LaneKind kind) {
 
 }  // namespace
 
-HostCpu current_host_cpu() {
-    if (t_modelled_cpu.cpu >= 0) return t_modelled_cpu;
-    static const std::shared_ptr<const MachineTopology> machine = this_machine_topology();
-    const int cpu = sched_getcpu();
-    return {cpu, machine->node_of_cpu(cpu)};
-}
-
 ThreadPlacementScope::ThreadPlacementScope(const NumaPlan* plan, LaneKind kind, std::uint16_t index)
-    : previous_modelled_(t_modelled_cpu) {
+    : previous_modelled_(modelled_host_cpu()) {
     if (plan == nullptr) return;
     if (plan->modelled) {
-        t_modelled_cpu = plan->modelled_cpu(kind, index);
+        set_modelled_host_cpu(plan->modelled_cpu(kind, index));
         return;
     }
     const ThreadCpus& set = plan->cpus_for(kind);
@@ -49,7 +43,7 @@ ThreadPlacementScope::ThreadPlacementScope(const NumaPlan* plan, LaneKind kind, 
 }
 
 ThreadPlacementScope::~ThreadPlacementScope() {
-    t_modelled_cpu = previous_modelled_;
+    set_modelled_host_cpu(previous_modelled_);
     if (restore_affinity_) pthread_setaffinity_np(pthread_self(), sizeof previous_affinity_, &previous_affinity_);
 }
 

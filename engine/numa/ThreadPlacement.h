@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where the calling thread runs: bound to its plan's CPUs on this machine (the OS keeps it there),
 // or, on a loaded topology, standing on a modelled CPU that its spans and first touches report.
@@ -5,14 +6,11 @@
 
 #include <cstdint>
 
-#include "numa/NumaPlan.h"
-#include "trace/Span.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/topology/CurrentCpu.h"  // current_host_cpu(), the modelled CPU this sets
+#include "engine/trace/Span.h"
 
 namespace pinscope {
-
-// The CPU and node of the calling thread: its modelled CPU when it has one, else sched_getcpu()
-// and this machine's node of that CPU (-1 where unknown).
-HostCpu current_host_cpu();
 
 // For the thread's lifetime in a pipeline: applies the plan's binding for (kind, index) and
 // restores what the thread had (affinity, modelled CPU) when it ends. A null plan does nothing.

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One batch on its way from a worker to the GPU.
 #include <cstdint>
 #include <optional>
 
-#include "device/Device.h"
-#include "memory/PageLockedMemory.h"
-#include "memory/PinnedPool.h"
+#include "engine/device/Device.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/memory/PinnedPool.h"
 
 namespace pinscope {
 

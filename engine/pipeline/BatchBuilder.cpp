@@ -1,9 +1,10 @@
-#include "pipeline/BatchBuilder.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/pipeline/BatchBuilder.h"
 
 #include <algorithm>
 
-#include "clock/SteadyClock.h"
-#include "numa/ThreadPlacement.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/numa/ThreadPlacement.h"
 
 namespace pinscope {
 namespace {

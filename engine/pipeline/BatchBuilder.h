@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The host stages of a batch, shared by the workers, the pin thread and (without workers) the
 // consumer: load the samples, collate them, pin the batch.
 #include <atomic>
 #include <optional>
 
-#include "config/LoaderConfig.h"
-#include "host/HostWork.h"
-#include "memory/PinnedPool.h"
-#include "numa/NumaTracker.h"
-#include "pipeline/Batch.h"
-#include "trace/LaneRecorder.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/host/HostWork.h"
+#include "engine/memory/PinnedPool.h"
+#include "engine/numa/NumaTracker.h"
+#include "engine/pipeline/Batch.h"
+#include "engine/trace/LaneRecorder.h"
 
 namespace pinscope {
 

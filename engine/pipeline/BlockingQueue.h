@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A FIFO between pipeline threads. pop() waits for an item or for close(); after close() the
 // remaining items are still handed out, then pop() returns nullopt. take_all() empties it.

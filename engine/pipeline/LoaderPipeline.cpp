@@ -1,8 +1,9 @@
-#include "pipeline/LoaderPipeline.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/pipeline/LoaderPipeline.h"
 
-#include "clock/SteadyClock.h"
-#include "numa/ThreadPlacement.h"
-#include "pipeline/BatchBuilder.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/numa/ThreadPlacement.h"
+#include "engine/pipeline/BatchBuilder.h"
 
 namespace pinscope {
 namespace {

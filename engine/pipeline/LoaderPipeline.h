@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The DataLoader: workers build batches from indices sent round robin, a pin thread copies them
 // into page-locked memory, and the consumer takes them in index order, copies each to the device
@@ -13,15 +14,15 @@
 #include <thread>
 #include <vector>
 
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
-#include "host/HostWork.h"
-#include "memory/PinnedPool.h"
-#include "numa/NumaTracker.h"
-#include "pipeline/Batch.h"
-#include "pipeline/BlockingQueue.h"
-#include "pipeline/PipelineGauges.h"
-#include "trace/LaneRecorder.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/Device.h"
+#include "engine/host/HostWork.h"
+#include "engine/memory/PinnedPool.h"
+#include "engine/numa/NumaTracker.h"
+#include "engine/pipeline/Batch.h"
+#include "engine/pipeline/BlockingQueue.h"
+#include "engine/pipeline/PipelineGauges.h"
+#include "engine/trace/LaneRecorder.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Live levels of the pipeline, written by its threads and sampled into counters by the runner.
 #include <atomic>

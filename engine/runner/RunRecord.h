@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a run leaves behind: its summary, and every span, counter sample and marker where a
 // RunRecorder or the window keeps them in memory. Exporters write these; the CLI prints the summary.
@@ -5,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
-#include "memory/PinnedPool.h"
-#include "metrics/Metrics.h"
-#include "numa/NumaUsage.h"
-#include "trace/Trace.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/Device.h"
+#include "engine/memory/PinnedPool.h"
+#include "engine/metrics/Metrics.h"
+#include "engine/numa/NumaUsage.h"
+#include "engine/trace/Trace.h"
 
 namespace pinscope {
 

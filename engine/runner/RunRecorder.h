@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a run's data goes as it runs: the observer thread hands each recorder what it drains from
 // the trace (every span, counter sample and marker, in the order drained) and each NUMA sample,
@@ -5,8 +6,8 @@
 // (RunFileExports) are one; a recording database would be another.
 #include <vector>
 
-#include "runner/RunRecord.h"
-#include "trace/Trace.h"
+#include "engine/runner/RunRecord.h"
+#include "engine/trace/Trace.h"
 
 namespace pinscope {
 

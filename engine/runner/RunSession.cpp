@@ -1,12 +1,14 @@
-#include "runner/RunSession.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/runner/RunSession.h"
 
 #include <chrono>
 
-#include "clock/SteadyClock.h"
-#include "config/ConfigValidation.h"
-#include "host/HostWork.h"
-#include "memory/PageLockedMemory.h"
-#include "pipeline/LoaderPipeline.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/config/PinnedBudget.h"
+#include "engine/host/HostWork.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/pipeline/LoaderPipeline.h"
 
 namespace pinscope {
 namespace {

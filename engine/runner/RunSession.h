@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One run from start to stop: the engine thread that drives the pipeline through configurations,
 // and the observer thread that samples counters, keeps the metrics and feeds the recorder.
@@ -10,12 +11,12 @@
 #include <stop_token>
 #include <thread>
 
-#include "clock/ModelLag.h"
-#include "device/DeviceFactory.h"
-#include "metrics/MetricsTracker.h"
-#include "numa/NumaTracker.h"
-#include "pipeline/PipelineGauges.h"
-#include "runner/Runner.h"
+#include "engine/clock/ModelLag.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/metrics/MetricsTracker.h"
+#include "engine/numa/NumaTracker.h"
+#include "engine/pipeline/PipelineGauges.h"
+#include "engine/runner/Runner.h"
 
 namespace pinscope {
 

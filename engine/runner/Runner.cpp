@@ -1,9 +1,10 @@
-#include "runner/Runner.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/runner/Runner.h"
 
-#include "config/ConfigValidation.h"
-#include "device/DeviceFactory.h"
-#include "numa/NumaPlan.h"
-#include "runner/RunSession.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/runner/RunSession.h"
 
 namespace pinscope {
 

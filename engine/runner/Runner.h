@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Owns the engine thread: start a run, reconfigure it while it runs, stop it. Everything the
 // pipeline does goes into the Trace, which any number of readers poll without blocking it.
@@ -8,13 +9,13 @@
 #include <mutex>
 #include <optional>
 
-#include "config/LoaderConfig.h"
-#include "numa/NumaUsage.h"
-#include "runner/RunRecord.h"
-#include "runner/RunRecorder.h"
-#include "topology/MachineTopology.h"
-#include "trace/MessageSink.h"
-#include "trace/Trace.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/numa/NumaUsage.h"
+#include "engine/runner/RunRecord.h"
+#include "engine/runner/RunRecorder.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/trace/MessageSink.h"
+#include "engine/trace/Trace.h"
 
 namespace pinscope {
 

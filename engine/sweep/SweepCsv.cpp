@@ -1,10 +1,11 @@
-#include "sweep/SweepCsv.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/sweep/SweepCsv.h"
 
 #include <array>
 #include <charconv>
 
-#include "export/AtomicFile.h"
-#include "sweep/SweepPlan.h"
+#include "engine/files/AtomicFile.h"
+#include "engine/sweep/SweepPlan.h"
 
 namespace pinscope {
 

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A sweep's results as CSV: one row per combination, rates per second and fractions from 0 to 1.
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "config/LoaderConfig.h"
-#include "runner/RunRecord.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/runner/RunRecord.h"
 
 namespace pinscope {
 

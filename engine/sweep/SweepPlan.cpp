@@ -1,4 +1,5 @@
-#include "sweep/SweepPlan.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/sweep/SweepPlan.h"
 
 #include <algorithm>
 #include <optional>

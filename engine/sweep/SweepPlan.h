@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The combinations of a parameter sweep, shared by `pinscope-cli sweep` and the GUI.
 #include <cstdint>
@@ -5,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope {
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The sample hwloc XML topologies of resources/topologies, compiled in (see cmake/EmbedFiles.cmake).
 #include <vector>
 
-#include "device/EmbeddedProfiles.h"  // EmbeddedFile: a compiled-in file's stem and contents
+#include "engine/files/EmbeddedFile.h"
 
 namespace pinscope {
 

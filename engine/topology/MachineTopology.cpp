@@ -1,4 +1,5 @@
-#include "topology/MachineTopology.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/topology/MachineTopology.h"
 
 #include <algorithm>
 #include <cstdio>

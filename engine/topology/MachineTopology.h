@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The machine's tree as hwloc sees it: packages, NUMA nodes, cores, and the NVIDIA GPUs at their
 // nodes. Loaded from this machine, or from an hwloc XML file so that a laptop can show a server.

@@ -1,4 +1,5 @@
-#include "topology/PcieLink.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/topology/PcieLink.h"
 
 #include <array>
 #include <charconv>
@@ -6,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "topology/MachineTopology.h"
+#include "engine/topology/MachineTopology.h"
 
 namespace pinscope {
 

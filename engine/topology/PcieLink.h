@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A PCIe device's link as Linux reports it in sysfs: its generation, width and what that gives in
 // theory, for the bandwidth table's header and the profile's link.

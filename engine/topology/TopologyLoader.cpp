@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MachineTopology from hwloc: this machine, an XML file, or a compiled-in sample.
 #include <fcntl.h>
 #include <hwloc.h>
@@ -19,10 +20,10 @@
 #include <sstream>
 #include <system_error>
 
-#include "input/InputFile.h"
-#include "input/UntrustedText.h"
-#include "topology/EmbeddedTopologies.h"
-#include "topology/MachineTopology.h"
+#include "engine/files/InputFile.h"
+#include "engine/text/UntrustedText.h"
+#include "engine/topology/EmbeddedTopologies.h"
+#include "engine/topology/MachineTopology.h"
 
 namespace pinscope {
 namespace {

@@ -1,9 +1,10 @@
-#include "topology/TopologyTree.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/topology/TopologyTree.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 namespace {

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A topology as text, for `pinscope-cli topology`: packages, their NUMA nodes
 // with memory, cores and CPUs, each NVIDIA GPU under its node, and where the run's GPU is local.
 #include <string>
 
-#include "topology/MachineTopology.h"
+#include "engine/topology/MachineTopology.h"
 
 namespace pinscope {
 

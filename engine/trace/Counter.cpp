@@ -1,4 +1,5 @@
-#include "trace/Counter.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/trace/Counter.h"
 
 namespace pinscope {
 

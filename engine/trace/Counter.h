@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Sampled time series: what the footprint and the queues looked like at a moment.
 #include <cstdint>
 #include <string_view>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

@@ -1,6 +1,7 @@
-#include "trace/LaneRecorder.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/trace/LaneRecorder.h"
 
-#include "numa/ThreadPlacement.h"
+#include "engine/topology/CurrentCpu.h"
 
 namespace pinscope {
 

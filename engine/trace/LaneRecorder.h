@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A thread's pen for the trace: it knows the lane and stamps each span with the CPU and NUMA
 // node the thread is on.
 #include <cstdint>
 
-#include "trace/Trace.h"
+#include "engine/trace/Trace.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How the engine tells people things: it never prints or opens dialogs itself. The CLI prints the
 // messages on stderr, the UI shows them.

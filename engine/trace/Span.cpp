@@ -1,4 +1,5 @@
-#include "trace/Span.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

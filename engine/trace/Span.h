@@ -1,13 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What one stage did for one batch on one lane: the unit of the trace.
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace pinscope {
+#include "engine/clock/TimeNs.h"
 
-// Time points are nanoseconds on the host's steady clock (std::chrono::steady_clock).
-using TimeNs = std::int64_t;
+namespace pinscope {
 
 enum class Stage : std::uint8_t {
     Load,      // dataset __getitem__: produce samples and do the per-sample CPU work

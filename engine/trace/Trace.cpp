@@ -1,4 +1,5 @@
-#include "trace/Trace.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/trace/Trace.h"
 
 namespace pinscope {
 

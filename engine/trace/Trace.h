@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run's record: spans and counter samples in bounded rings, and the rare markers (reconfigure,
 // warnings) in a small log. Writers (the pipeline's threads) never wait on readers; each reader
@@ -7,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "trace/Counter.h"
-#include "trace/Span.h"
-#include "trace/TraceRing.h"
+#include "engine/trace/Counter.h"
+#include "engine/trace/Span.h"
+#include "engine/trace/TraceRing.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A bounded ring of trivially copyable records with any number of writers and readers.
 // Writers never wait: when the ring is full the oldest records are overwritten. Each reader keeps

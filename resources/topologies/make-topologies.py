@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the sample topologies of this folder (see README.md): the CPU tree from hwloc's
 synthetic description, then the PCI path to each GPU added under its package as hwloc 2 XML.
 Run it from anywhere; it needs lstopo-no-graphics (Debian: hwloc)."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The pipeline grid of docs/benchmarks.md, run on the GPU machine: pinscope on the real GPU,
 # PyTorch's DataLoader on the same scenarios, the emulated device's prediction, and tracing on
 # against off. Writes one CSV per part into OUTDIR and prints the tables.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Median span durations (ms) per stage and lane of scenario (a) with 8 workers, pageable and
 # pinned, on the real GPU and on the emulated device with PROFILE: where the model and the GPU
 # part ways, stage by stage (docs/benchmarks.md).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """PyTorch's DataLoader on the same scenarios as `pinscope-cli sweep`, for docs/benchmarks.md.
 
 Each sample is a 3x224x224 float32 tensor written at memory speed (torch.full), then `cpu_us` of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope-cli bandwidth: the table, its CSV with 19 sizes per series, the series chosen, and
 // failures that come before any measuring.
 #include <gtest/gtest.h>
@@ -6,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "BuildConfig.h"
-#include "CliProcess.h"
+#include "engine/BuildConfig.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

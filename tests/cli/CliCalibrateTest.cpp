@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope-cli calibrate: without a real GPU it exits 1 saying why, and writes nothing.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "BuildConfig.h"
-#include "CliProcess.h"
+#include "engine/BuildConfig.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exit codes and messages: bad input exits 2 with one line naming the flag, a run-time failure
 // exits 1, help and listings exit 0.
 #include <gtest/gtest.h>
@@ -6,8 +7,8 @@
 #include <fstream>
 #include <ostream>
 
-#include "BuildConfig.h"
-#include "CliProcess.h"
+#include "engine/BuildConfig.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

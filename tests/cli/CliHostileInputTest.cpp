@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile input to pinscope-cli: files that are not files (FIFOs, devices, folders), values built
 // to crash a parser or to fill memory, text with terminal escapes or invalid UTF-8. Each is bad
 // input: exit 2 with one short line that names the flag or field and shows no escape, and never a
@@ -9,7 +10,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "CliProcess.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

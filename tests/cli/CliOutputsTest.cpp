@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where pinscope-cli run writes: standard output, devices, links, and what a killed run leaves.
 #include <signal.h>
 #include <sys/wait.h>
@@ -12,7 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "CliProcess.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

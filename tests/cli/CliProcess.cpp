@@ -1,4 +1,5 @@
-#include "CliProcess.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tests/cli/CliProcess.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope-cli run: a short modelled run, its summary and its export files (signals: CliStopTest).
 #include <gtest/gtest.h>
 
@@ -7,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliProcess.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SIGINT and SIGTERM stop pinscope-cli run and sweep within seconds whatever the run is waiting on
 // (a 10 s kernel, 16 s of host work per batch, a profile whose device calls cost 10 s), and it
 // writes complete outputs before it exits 130 or 143.
@@ -8,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliProcess.h"
-#include "device/HardwareProfile.h"
+#include "engine/device/HardwareProfile.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope-cli sweep: combinations, PyTorch's rules between fields, the table and its CSV.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <sstream>
 
-#include "CliProcess.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope-cli topology and the NUMA flags of run and sweep: the tree with the GPU's locality on
 // this machine and on a loaded 2-socket server, remote policies refused on one node, and runs and
 // sweeps that place threads and pages on a loaded topology.
@@ -8,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliProcess.h"
-#include "topology/MachineTopology.h"
-#include "topology/TopologyTree.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/topology/TopologyTree.h"
+#include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
 namespace {

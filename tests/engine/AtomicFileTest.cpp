@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -10,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ExportTestData.h"
-#include "export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bandwidth sweep's CSV: header, one row per point, the plain loop only where measured.
 #include <sstream>
 
 #include <gtest/gtest.h>
 
-#include "bandwidth/BandwidthCsv.h"
+#include "engine/bandwidth/BandwidthCsv.h"
 
 namespace pinscope {
 namespace {

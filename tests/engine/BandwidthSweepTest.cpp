@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bandwidth sweep: sizes, repeats, warm-up, median, the plain loop, progress and cancelling,
 // invalid options, and a whole sweep on the emulated device.
 #include <map>
@@ -5,11 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include "BuildConfig.h"
-#include "bandwidth/BandwidthSweep.h"
-#include "bandwidth/TimerSweep.h"
-#include "device/DeviceFactory.h"
-#include "device/HardwareProfile.h"
+#include "engine/BuildConfig.h"
+#include "engine/bandwidth/BandwidthSweep.h"
+#include "engine/bandwidth/TimerSweep.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/factory/CopyTimerFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // calibrate_profile with a fake probe: every field filled from what was measured, a profile that
 // load_profile accepts and that drives the emulated device; the default name; open_calibration_probe
 // without a GPU.
@@ -9,13 +10,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "BuildConfig.h"
-#include "RecordedRun.h"
-#include "bandwidth/TimerSweep.h"
-#include "calibrate/Calibration.h"
-#include "calibrate/HostMeasurement.h"
-#include "export/ExportFormat.h"
-#include "support/TempDir.h"
+#include "engine/BuildConfig.h"
+#include "engine/bandwidth/TimerSweep.h"
+#include "engine/calibrate/Calibration.h"
+#include "engine/device/factory/CalibrationProbeFactory.h"
+#include "engine/export/ExportFormat.h"
+#include "engine/host/HostMeasurement.h"
+#include "tests/engine/RecordedRun.h"
+#include "tests/support/TempDir.h"
 
 namespace pinscope {
 namespace {

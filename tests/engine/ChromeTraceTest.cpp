@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "ExportTestData.h"
-#include "export/ChromeTrace.h"
+#include "engine/export/ChromeTrace.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

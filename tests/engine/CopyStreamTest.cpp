@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where the copy is queued, on the emulated device: on the compute stream (a plain loop's
 // x.to("cuda")) each copy follows the kernel queued before it, so a blocking copy holds the host
 // for that kernel too; on a side stream copies overlap kernels and a blocking copy waits only for
@@ -9,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "clock/SteadyClock.h"
-#include "engine/RecordedRun.h"
+#include "engine/clock/SteadyClock.h"
+#include "tests/engine/RecordedRun.h"
 
 namespace pinscope {
 namespace {

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <locale>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
-#include "ExportTestData.h"
-#include "export/CountersCsv.h"
+#include "engine/export/CountersCsv.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

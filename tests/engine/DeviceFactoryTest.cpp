@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which device a configuration gets: "auto" is the GPU when there is one and the emulated device,
 // with the reason, when there is not; asking for CUDA where there is none fails with the reason.
 #include <gtest/gtest.h>
 
-#include "device/DeviceFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 namespace pinscope {
 namespace {

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The emulated copy timer: times follow the profile's curves for every direction and memory.
 #include <gtest/gtest.h>
 
-#include "device/HardwareProfile.h"
-#include "device/emulated/EmulatedCopyTimer.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/emulated/EmulatedCopyTimer.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A small hand-made run for the exporter tests, and helpers to read their output back.
 #include <gtest/gtest.h>
@@ -15,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "runner/RunRecord.h"
-#include "support/TempDir.h"
+#include "engine/runner/RunRecord.h"
+#include "tests/support/TempDir.h"
 
 namespace pinscope::test {
 

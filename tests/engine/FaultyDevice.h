@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An emulated device that fails as a GPU can: its Nth copy throws (a non-sticky error), or from
 // its Nth copy on every wait and completion query throws too (a sticky one: the device is broken).
 #include <atomic>
 
-#include "device/emulated/EmulatedDevice.h"
+#include "engine/device/emulated/EmulatedDevice.h"
 
 namespace pinscope::test {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <stdlib.h>
 
 #include <algorithm>
@@ -10,10 +11,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "config/ConfigError.h"
-#include "device/EmbeddedProfiles.h"
-#include "device/HardwareProfile.h"
-#include "support/TempDir.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/EmbeddedProfiles.h"
+#include "engine/device/HardwareProfile.h"
+#include "tests/support/TempDir.h"
 
 namespace pinscope {
 namespace {

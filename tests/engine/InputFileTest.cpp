@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Files the user names are read only when they are regular files within a size cap: a FIFO, a
 // device or a folder is refused at once with what it is, never waited on or read without end.
 #include <sys/stat.h>
@@ -7,8 +8,8 @@
 
 #include <fstream>
 
-#include "engine/ExportTestData.h"
-#include "input/InputFile.h"
+#include "engine/files/InputFile.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

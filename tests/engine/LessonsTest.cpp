@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lessons pinscope teaches, on the default profile (the H200 machine) with the host modelled,
 // so they hold on any machine. The margins leave room for a busy 2-core CI machine; the figures
 // in docs/benchmarks.md say how large the effects are.
@@ -7,9 +8,9 @@
 #include <initializer_list>
 #include <string>
 
-#include "device/HardwareProfile.h"
-#include "export/ExportFormat.h"
-#include "runner/Runner.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/export/ExportFormat.h"
+#include "engine/runner/Runner.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <stdlib.h>
 
 #include <algorithm>
@@ -10,10 +11,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "config/ConfigJson.h"
-#include "config/ConfigValidation.h"
-#include "memory/PinnedPool.h"
-#include "support/TempDir.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/config/PinnedBudget.h"
+#include "engine/memory/PinnedPool.h"
+#include "engine/topology/CpuList.h"
+#include "tests/support/TempDir.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The pipeline's promises on the emulated device: every batch once and in order, no more in
 // flight than num_workers * prefetch_factor, the pinned footprint within its bound and back to
 // zero at the end, whatever the worker count and pin mode.
@@ -6,8 +7,9 @@
 #include <map>
 #include <numeric>
 
-#include "engine/RecordedRun.h"
-#include "memory/PinnedPool.h"
+#include "engine/config/PinnedBudget.h"
+#include "engine/memory/PinnedPool.h"
+#include "tests/engine/RecordedRun.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The machine tree from hwloc: GPU locality from the sample XML topologies, this machine, bus id
 // spellings, and bad XML that gets a message instead of a crash.
 #include <sched.h>
@@ -9,11 +10,12 @@
 
 #include <gtest/gtest.h>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
 
-#include "engine/ExportTestData.h"
-#include "topology/MachineTopology.h"
-#include "topology/TopologyTree.h"
+#include "engine/topology/CpuList.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/topology/TopologyTree.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The dashboard's fractions, checked on hand-made timelines where the answer is known.
 #include <gtest/gtest.h>
 
-#include "metrics/IntervalSet.h"
-#include "metrics/MetricsTracker.h"
+#include "engine/metrics/IntervalSet.h"
+#include "engine/metrics/MetricsTracker.h"
 
 namespace pinscope {
 namespace {

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model lag says when this machine could not keep up with the modelled host: work that a
 // thread begins on time adds nothing, work it begins late adds how late it was.
 #include <gtest/gtest.h>
 
-#include "clock/ModelLag.h"
-#include "device/HardwareProfile.h"
-#include "host/HostWork.h"
+#include "engine/clock/ModelLag.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/host/HostWork.h"
 
 namespace pinscope {
 namespace {

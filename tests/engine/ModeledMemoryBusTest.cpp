@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The modelled host's shared memory: copies slow by the profile's under-load factors while other
 // modelled threads stream through memory, in host work and in the emulated device's pageable staging.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "device/HardwareProfile.h"
-#include "device/emulated/EmulatedDevice.h"
-#include "host/HostWork.h"
-#include "host/ModeledMemoryBus.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/emulated/EmulatedDevice.h"
+#include "engine/host/HostWork.h"
+#include "engine/host/ModeledMemoryBus.h"
 
 namespace pinscope {
 namespace {

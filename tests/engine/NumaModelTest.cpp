@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A loaded 2-socket topology with the emulated device: spans stand on modelled CPUs of the nodes
 // the policies chose, pinned pages are placed by membind in the model, and remote pages cost what
 // the profile's cross-node factor says.
@@ -8,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/ConfigError.h"
-#include "device/HardwareProfile.h"
-#include "engine/ExportTestData.h"
-#include "engine/RecordedRun.h"
-#include "support/Eventually.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/HardwareProfile.h"
+#include "tests/engine/ExportTestData.h"
+#include "tests/engine/RecordedRun.h"
+#include "tests/support/Eventually.h"
 
 namespace pinscope {
 namespace {

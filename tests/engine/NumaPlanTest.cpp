@@ -1,10 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Resolving bindings and placements against a topology: the GPU's node on the sample servers,
 // CPU lists checked against the machine, remote policies refused on a single node.
 #include <gtest/gtest.h>
 
-#include "config/ConfigError.h"
-#include "config/LoaderConfig.h"
-#include "numa/NumaPlan.h"
+#include "engine/config/ConfigError.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/topology/CpuList.h"
 
 namespace pinscope {
 namespace {

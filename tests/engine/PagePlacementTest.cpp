@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Placement read back on this machine: pages bound to a node are found there by move_pages, first
 // touch is readable too, pages never touched count as unknown, and a run's pinned bytes by node
 // come from what was read.
@@ -9,13 +10,13 @@
 
 #include <gtest/gtest.h>
 
-#include "device/HardwareProfile.h"
-#include "device/emulated/EmulatedDevice.h"
-#include "engine/RecordedRun.h"
-#include "memory/PageLockedMemory.h"
-#include "numa/PageLocations.h"
-#include "numa/PagePlacement.h"
-#include "numa/ThreadPlacement.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/emulated/EmulatedDevice.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/numa/PageLocations.h"
+#include "engine/numa/PagePlacement.h"
+#include "engine/numa/ThreadPlacement.h"
+#include "tests/engine/RecordedRun.h"
 
 namespace pinscope {
 namespace {

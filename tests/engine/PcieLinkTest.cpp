@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PcieLink: link rates by generation, and the link read from a fake sysfs tree by a bus id in CUDA's spelling.
 #include <stdlib.h>
 
@@ -6,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/TempDir.h"
-#include "topology/PcieLink.h"
+#include "engine/topology/PcieLink.h"
+#include "tests/support/TempDir.h"
 
 namespace pinscope {
 namespace {

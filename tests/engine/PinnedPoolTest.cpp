@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The caching host allocator's rules: power-of-two blocks, reuse only after the copy that read a
 // block has completed, never past the budget, everything freed at the end.
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "clock/SteadyClock.h"
-#include "device/emulated/EmulatedDevice.h"
-#include "engine/FaultyDevice.h"
-#include "engine/RecordedRun.h"
-#include "memory/PinnedPool.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/device/emulated/EmulatedDevice.h"
+#include "engine/memory/PinnedPool.h"
+#include "tests/engine/FaultyDevice.h"
+#include "tests/engine/RecordedRun.h"
 
 namespace pinscope {
 namespace {

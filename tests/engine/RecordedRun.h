@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs a configuration to its end on the emulated device and returns everything it recorded.
 #include <algorithm>
@@ -7,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "config/LoaderConfig.h"
-#include "runner/Runner.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/runner/Runner.h"
 
 namespace pinscope::test {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <unistd.h>
 
 #include <filesystem>
@@ -7,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "ExportTestData.h"
-#include "export/RunExports.h"
+#include "engine/export/RunExports.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stop is prompt whatever the run is waiting on (a 10 s kernel, 16 s of host work per batch, device
 // calls that cost 10 s each), abandons the batches in flight, and frees every pinned block; a kernel
 // cut short ends at the stop. A failure ends the run as promptly; a device that fails to open on
@@ -8,10 +9,10 @@
 #include <functional>
 #include <thread>
 
-#include "clock/SteadyClock.h"
-#include "engine/FaultyDevice.h"
-#include "engine/RecordedRun.h"
-#include "support/Eventually.h"
+#include "engine/clock/SteadyClock.h"
+#include "tests/engine/FaultyDevice.h"
+#include "tests/engine/RecordedRun.h"
+#include "tests/support/Eventually.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The runner's life cycle: runs end by length, stop and errors free every pinned block, and a
 // reconfiguration while running loses no batch.
 #include <gtest/gtest.h>
@@ -6,12 +7,12 @@
 #include <numeric>
 #include <thread>
 
-#include "clock/SteadyClock.h"
-#include "config/ConfigError.h"
-#include "device/emulated/EmulatedDevice.h"
-#include "engine/FaultyDevice.h"
-#include "engine/RecordedRun.h"
-#include "support/Eventually.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/emulated/EmulatedDevice.h"
+#include "tests/engine/FaultyDevice.h"
+#include "tests/engine/RecordedRun.h"
+#include "tests/support/Eventually.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
 #include <cmath>
 #include <locale>
@@ -7,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ExportTestData.h"
-#include "export/SpansCsv.h"
+#include "engine/export/SpansCsv.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

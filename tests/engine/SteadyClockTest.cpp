@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Modelled durations become integer nanoseconds without overflow, whatever a profile holds.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "clock/SteadyClock.h"
+#include "engine/clock/SteadyClock.h"
 
 namespace pinscope {
 namespace {

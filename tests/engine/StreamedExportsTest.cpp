@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The exports a run streams to disk as it goes are the files the whole record gives at once.
 #include <algorithm>
 #include <cstdint>
@@ -5,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "ExportTestData.h"
-#include "export/RunExports.h"
-#include "export/SpansCsv.h"
-#include "export/TimeOrderBuffer.h"
+#include "engine/export/RunExports.h"
+#include "engine/export/SpansCsv.h"
+#include "engine/export/TimeOrderBuffer.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
 #include <limits>
 #include <sstream>
@@ -5,9 +6,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "BuildConfig.h"
-#include "ExportTestData.h"
-#include "export/SummaryJson.h"
+#include "engine/BuildConfig.h"
+#include "engine/export/SummaryJson.h"
+#include "tests/engine/ExportTestData.h"
 
 namespace pinscope {
 namespace {

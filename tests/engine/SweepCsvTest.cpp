@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "sweep/SweepCsv.h"
+#include "engine/sweep/SweepCsv.h"
 
 namespace pinscope {
 namespace {

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
-#include "sweep/SweepPlan.h"
+#include "engine/sweep/SweepPlan.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bindings really applied on this machine: a bound thread runs inside its CPU set (sched_getcpu),
 // and so does every span of a bound run; modelled CPUs are only for loaded topologies.
 #include <pthread.h>
@@ -7,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/RecordedRun.h"
-#include "numa/NumaPlan.h"
-#include "numa/ThreadPlacement.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/numa/ThreadPlacement.h"
+#include "tests/engine/RecordedRun.h"
 
 namespace pinscope {
 namespace {

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Readers get every record once, in order, never a torn one, and writers never wait for them.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 
-#include "trace/Trace.h"
-#include "trace/TraceRing.h"
+#include "engine/trace/Trace.h"
+#include "engine/trace/TraceRing.h"
 
 namespace pinscope {
 namespace {

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Text from input shown in messages: escapes and invalid UTF-8 made visible, long text cut short.
 #include <gtest/gtest.h>
 
-#include "input/UntrustedText.h"
+#include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pinscope-cli run and sweep's argument vector (the input's NUL-separated parts): parsed and
 // checked as before a run, without running. Bad input must come out as CLI11's parse error or a
 // UsageError, with a short printable message.
@@ -10,12 +11,12 @@
 #include <CLI/CLI.hpp>
 #pragma GCC diagnostic pop
 
-#include "ConfigFlags.h"
-#include "ExitCodes.h"
-#include "FuzzChecks.h"
-#include "FuzzInput.h"
-#include "input/UntrustedText.h"
-#include "sweep/SweepPlan.h"
+#include "app/cli/ConfigFlags.h"
+#include "app/cli/ExitCodes.h"
+#include "engine/sweep/SweepPlan.h"
+#include "engine/text/UntrustedText.h"
+#include "tests/fuzz/FuzzChecks.h"
+#include "tests/fuzz/FuzzInput.h"
 
 using namespace pinscope;
 using namespace pinscope::cli;

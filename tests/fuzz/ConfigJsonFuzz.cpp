@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A configuration file: read, parsed, checked as a run checks it. Bad input must come out as a
 // ConfigError with a short printable message; a configuration that loads must survive a round trip.
-#include "FuzzChecks.h"
-#include "FuzzInput.h"
-#include "config/ConfigJson.h"
-#include "config/ConfigValidation.h"
-#include "numa/NumaPlan.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/numa/NumaPlan.h"
+#include "tests/fuzz/FuzzChecks.h"
+#include "tests/fuzz/FuzzInput.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A CPU list or binding policy (--bind, bind_workers...): parsed within bounds, and what parses
 // prints back to text that parses to the same thing.
 #include <algorithm>
 #include <string>
 
-#include "FuzzChecks.h"
-#include "FuzzInput.h"
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
+#include "tests/fuzz/FuzzChecks.h"
+#include "tests/fuzz/FuzzInput.h"
 
 using namespace pinscope;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The promises every fuzz target checks besides "no crash": a message for bad input is short and
 // shows nothing a terminal would act on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the fuzz targets share: the input as a file (the programs read configurations, profiles
 // and topologies from files, and those reads are part of what is tested), and the one entry point

@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A hardware profile file for the emulated device. Bad input must come out as a ConfigError with a
 // short printable message; a profile that loads must give finite, bounded model figures (they
 // become integer nanoseconds) and survive being written and read again.
 #include <cmath>
 
-#include "FuzzChecks.h"
-#include "FuzzInput.h"
-#include "clock/SteadyClock.h"
-#include "config/ConfigError.h"
-#include "device/HardwareProfile.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/HardwareProfile.h"
+#include "tests/fuzz/FuzzChecks.h"
+#include "tests/fuzz/FuzzInput.h"
 
 #include <nlohmann/json.hpp>
 

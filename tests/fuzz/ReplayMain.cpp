@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Feeds every file of the folders (or the files) given to LLVMFuzzerTestOneInput, in name order:
 // how CI replays a fuzz target's corpus and crashers without libFuzzer, in the normal build.
 #include <algorithm>
@@ -7,7 +8,7 @@
 #include <iterator>
 #include <vector>
 
-#include "FuzzInput.h"
+#include "tests/fuzz/FuzzInput.h"
 
 int main(int argc, char** argv) {
     std::vector<std::filesystem::path> files;

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The size and number texts of the command line (--pinned-budget 1.5GiB, --min-size 4K,
 // --sample-shape 3x224x224, --workers 0,4,8): parsed or refused, never wrapped or overflowed.
 #include <cmath>
 #include <string>
 
-#include "ConfigFlags.h"
-#include "FuzzChecks.h"
-#include "FuzzInput.h"
-#include "export/ExportFormat.h"
+#include "app/cli/ConfigFlags.h"
+#include "engine/export/ExportFormat.h"
+#include "tests/fuzz/FuzzChecks.h"
+#include "tests/fuzz/FuzzInput.h"
 
 using namespace pinscope;
 using namespace pinscope::cli;

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // An hwloc XML topology file (--topology, topology --xml). Bad input must come out as a
 // TopologyError with a short printable message; a topology that loads must have distinct node
 // numbers, plan every NUMA policy without a crash, and print as printable text.
 #include <algorithm>
 
-#include "FuzzChecks.h"
-#include "FuzzInput.h"
-#include "device/HardwareProfile.h"
-#include "device/emulated/EmulatedDevice.h"
-#include "numa/NumaPlan.h"
-#include "topology/MachineTopology.h"
-#include "topology/TopologyTree.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/emulated/EmulatedDevice.h"
+#include "engine/numa/NumaPlan.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/topology/TopologyTree.h"
+#include "tests/fuzz/FuzzChecks.h"
+#include "tests/fuzz/FuzzInput.h"
 
 using namespace pinscope;
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The compute kernel: it runs for the configured time on the GPU's clock, and it reads every byte
 // of the batch, so its checksum proves the bytes arrived intact.
 #include <cstring>
 
-#include "gpu/CudaTestDevice.h"
+#include "tests/gpu/CudaTestDevice.h"
 
 namespace pinscope {
 namespace {

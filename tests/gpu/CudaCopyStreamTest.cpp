@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where the copy is queued, on a real GPU: on the compute stream (x.to("cuda") in a plain loop)
 // a blocking copy holds the host until the kernel queued before it has ended; on a side stream it
 // waits only for itself, while that kernel still runs.
 #include <map>
 
-#include "clock/SteadyClock.h"
-#include "engine/RecordedRun.h"
-#include "gpu/CudaTestDevice.h"
+#include "engine/clock/SteadyClock.h"
+#include "tests/engine/RecordedRun.h"
+#include "tests/gpu/CudaTestDevice.h"
 
 namespace pinscope {
 namespace {

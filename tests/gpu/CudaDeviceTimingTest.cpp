@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GPU spans as the timeline shows them: on the host's clock, in causal order, bracketed by what the
 // host saw; pinned non_blocking copies return at once while pageable ones hold the caller.
 #include <chrono>
 #include <map>
 #include <thread>
 
-#include "clock/SteadyClock.h"
-#include "gpu/CudaTestDevice.h"
+#include "engine/clock/SteadyClock.h"
+#include "tests/gpu/CudaTestDevice.h"
 
 namespace pinscope {
 namespace {

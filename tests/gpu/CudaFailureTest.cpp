@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A CUDA call that fails stops the run cleanly: the error names the call, the device and the
 // error; every pinned and device buffer and every event is freed; and the next run works. The
 // pinned pool frees every block even when waiting for their copies fails.
-#include "device/cuda/CudaCheck.h"
-#include "gpu/CudaTestDevice.h"
-#include "memory/PinnedPool.h"
-#include "runner/Runner.h"
+#include "engine/device/cuda/CudaCheck.h"
+#include "engine/memory/PinnedPool.h"
+#include "engine/runner/Runner.h"
+#include "tests/gpu/CudaTestDevice.h"
 
 namespace pinscope {
 namespace {

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The caching pool on a real GPU: a block goes back to a batch only once the copy that read it has
 // completed, which the kernel's checksum proves: a block rewritten too early would change the bytes
 // the GPU received.
 #include <cstring>
 
-#include "gpu/CudaTestDevice.h"
-#include "memory/PinnedPool.h"
+#include "engine/memory/PinnedPool.h"
+#include "tests/gpu/CudaTestDevice.h"
 
 namespace pinscope {
 namespace {

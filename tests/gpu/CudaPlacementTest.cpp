@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pinned pages placed on a real GPU's machine: mapped, bound to the GPU's NUMA node, touched, then
 // registered with CUDA; the pages are read back on that node, the GPU receives the bytes, and
 // every registered byte is given back.
-#include "gpu/CudaTestDevice.h"
-#include "numa/PageLocations.h"
-#include "topology/MachineTopology.h"
+#include "engine/numa/PageLocations.h"
+#include "engine/topology/MachineTopology.h"
+#include "tests/gpu/CudaTestDevice.h"
 
 namespace pinscope {
 namespace {

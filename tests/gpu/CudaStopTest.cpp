@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A stop ends the GPU's kernel early: it watches a flag in mapped host memory, so a 10 s kernel
 // ends within milliseconds of the stop, says so in its record, and a run on the GPU stops promptly
 // with every pinned block and event freed.
@@ -5,10 +6,10 @@
 #include <stop_token>
 #include <thread>
 
-#include "clock/SteadyClock.h"
-#include "engine/RecordedRun.h"
-#include "gpu/CudaTestDevice.h"
-#include "runner/Runner.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/runner/Runner.h"
+#include "tests/engine/RecordedRun.h"
+#include "tests/gpu/CudaTestDevice.h"
 
 namespace pinscope {
 namespace {

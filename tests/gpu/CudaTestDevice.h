@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GPU tests run on a machine with a CUDA GPU and skip, saying why, everywhere else.
 #include <gtest/gtest.h>
@@ -9,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "device/cuda/CudaDevice.h"
-#include "metrics/Median.h"
+#include "engine/device/cuda/CudaDevice.h"
+#include "engine/metrics/Median.h"
 
 namespace pinscope::test {
 

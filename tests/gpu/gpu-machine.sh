@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds pinscope's engine, CLI and GPU tests on the GPU machine, which has CUDA's compiler, CMake,
 # g++ and hwloc's runtime but none of the Debian -dev packages the build finds (no network there).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Soak test (not in CI): does memory stay flat over a long run with every export on?
 #
 #   tests/soak/soak.sh [--seconds N] [--every S] [--fill S] [--out DIR] [--build DIR] [--keep]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Waiting for something to happen, without guessing how long it takes on this machine: polls
 // `ready` every 5 ms and gives up (false) after `timeout`. Never use a sleep to show that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The tests' scratch space: a fresh directory under the system's temporary folder, removed with
 // everything in it when the object goes. One helper for every test suite (engine, CLI, UI).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Bandwidth tab: the engine's sweep on the emulated device draws one curve per direction and
 // kind of host memory and the link's limit; a sweep runs off the GUI thread with a progress bar
 // that moves, can be cancelled keeping what was measured, and a failure is said, not swallowed.
@@ -12,9 +13,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "UiTestSupport.h"
-#include "bandwidth/BandwidthPlot.h"
-#include "bandwidth/BandwidthView.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/bandwidth/BandwidthPlot.h"
+#include "ui/bandwidth/BandwidthView.h"
 
 using namespace pinscope;
 

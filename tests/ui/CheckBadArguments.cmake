@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pinscope refuses bad arguments, its configuration file's contents included, before it starts
 # anything: exit 2 with a message naming the flag, as pinscope-cli does, and no file written.
 # (--after nan once hung, --size 99999x99999 crashed, a bad topology in --config exited 1 after

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The headless run of the pinscope window under a real X server (Xvfb): it must exit 0 and leave
 # a PNG screenshot and the CSV exports.
 #   cmake -DXVFB_RUN=... -DPINSCOPE=... -DOUT=dir -P CheckHeadlessRun.cmake

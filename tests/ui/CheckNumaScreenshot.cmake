@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pinscope --view numa: the headless screenshot of the NUMA tab (offscreen), unlike the live tab's;
 # a run that ended before the shot said to have ended; and a wrong tab refused.
 #   cmake -DPINSCOPE=... -DOUT=dir -P CheckNumaScreenshot.cmake

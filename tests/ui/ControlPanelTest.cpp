@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The configuration panel follows PyTorch's rules as the engine states them: no prefetch_factor
 // without workers, a run that lasts until Stop, edits announced once after a pause, and every
 // field round-trips. A refused edit is said at the top, in view, and the controls go back to what
@@ -15,12 +16,12 @@
 #include <QSpinBox>
 #include <QTest>
 
-#include "UiTestSupport.h"
-#include "config/ConfigValidation.h"
-#include "controls/ControlPanel.h"
-#include "controls/FieldMarks.h"
-#include "controls/NumaControls.h"
-#include "controls/WheelGuard.h"
+#include "engine/config/ConfigValidation.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/controls/ControlPanel.h"
+#include "ui/controls/FieldMarks.h"
+#include "ui/controls/NumaControls.h"
+#include "ui/controls/WheelGuard.h"
 
 using namespace pinscope;
 

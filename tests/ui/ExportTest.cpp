@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every export writes a file its program can open: PNG decodes (at the scale asked for), SVG
 // parses as XML, PDF starts with %PDF, the CSVs have their header rows, the Chrome trace parses as
 // JSON. Failures say what and where; nothing is exported before a run.
@@ -21,10 +22,10 @@
 #include <memory>
 #include <stdexcept>
 
-#include "UiTestSupport.h"
-#include "export/ExportActions.h"
-#include "export/ImageExport.h"
-#include "timeline/TimelinePlot.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/export/ExportActions.h"
+#include "ui/export/ImageExport.h"
+#include "ui/timeline/TimelinePlot.h"
 
 using namespace pinscope;
 

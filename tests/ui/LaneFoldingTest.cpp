@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the timeline draws where spans are too narrow to see one by one: per pixel column, the
 // share of time the lane was busy and the stage that took most of it, from hand-built spans, the
 // same when the view pans, and the same for the spans the bounded store has let go.
 #include <QTest>
 
-#include "UiTestSupport.h"
-#include "model/LaneFolding.h"
-#include "model/LaneVisibility.h"
-#include "model/SpanStore.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/model/LaneFolding.h"
+#include "ui/model/LaneVisibility.h"
+#include "ui/model/SpanStore.h"
 
 using namespace pinscope;
 using ui::FoldGrid;

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The time axis that the timeline and every plot share: live it follows now over its window, a
 // young run starts at zero, frozen it stays where it is, and a new run starts over.
 #include <QTest>
 
 #include <qcustomplot.h>
 
-#include "UiTestSupport.h"
-#include "plots/LiveTimeAxis.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/plots/LiveTimeAxis.h"
 
 using namespace pinscope;
 

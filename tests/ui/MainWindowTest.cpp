@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window as a user drives it: it builds, a run fills the timeline within a second, toggling
 // pin_memory reconfigures the running engine and marks the timeline (the status line saying only
 // that), a refused value is said in view and the controls show what runs, freezing keeps the view
@@ -13,16 +14,16 @@
 
 #include <memory>
 
-#include "UiTestSupport.h"
-#include "controls/ControlPanel.h"
-#include "controls/NumaControls.h"
-#include "numa/NumaView.h"
-#include "plots/TimeSeriesPlot.h"
-#include "timeline/SpanPlottable.h"
-#include "timeline/TimelinePlot.h"
-#include "topology/MachineTopology.h"
-#include "window/DeviceBanner.h"
-#include "window/MetricsPanel.h"
+#include "engine/topology/MachineTopology.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/controls/ControlPanel.h"
+#include "ui/controls/NumaControls.h"
+#include "ui/numa/NumaView.h"
+#include "ui/plots/TimeSeriesPlot.h"
+#include "ui/timeline/SpanPlottable.h"
+#include "ui/timeline/TimelinePlot.h"
+#include "ui/window/DeviceBanner.h"
+#include "ui/window/MetricsPanel.h"
 
 using namespace pinscope;
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The metrics row as a person reads it: GPU starved with its split and the whole run, the
 // consumer's wait and host held beside it, and the utilisation plot's lines.
 #include <QTest>
 
-#include "UiTestSupport.h"
-#include "plots/UtilisationPlot.h"
-#include "window/MetricsPanel.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/plots/UtilisationPlot.h"
+#include "ui/window/MetricsPanel.h"
 
 using namespace pinscope;
 

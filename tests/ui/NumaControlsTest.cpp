@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The NUMA controls offer only what can apply: remote binding and placement greyed out on a
 // one-node machine and available on two, a loaded topology only with the emulated device, the pin
 // thread's binding only where there is a pin thread; CPU lists are checked before the engine sees
@@ -7,10 +8,10 @@
 #include <QStandardItemModel>
 #include <QTest>
 
-#include "NumaFixtures.h"
-#include "UiTestSupport.h"
-#include "controls/ControlPanel.h"
-#include "controls/NumaControls.h"
+#include "tests/ui/NumaFixtures.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/controls/ControlPanel.h"
+#include "ui/controls/NumaControls.h"
 
 using namespace pinscope;
 using ui::HostLane;

@@ -1,4 +1,5 @@
-#include "NumaFixtures.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tests/ui/NumaFixtures.h"
 
 #include <algorithm>
 

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Hand-built machines for the NUMA view's tests (the engine's hwloc loader is not needed): a laptop
 // with one node, a 2-socket server with a GPU on each socket, a 4-GPU server with two per socket;
 // CPUs numbered as Linux numbers them (the second hardware threads after all first ones).
 #include <memory>
 
-#include "numa/NumaUsage.h"
-#include "topology/MachineTopology.h"
-#include "trace/Span.h"
+#include "engine/numa/NumaUsage.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope::test {
 

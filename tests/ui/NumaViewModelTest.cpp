@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The NUMA view model reads the right things out of the run: each kind of thread is marked on the
 // CPUs its spans ran on in the last second, busy for the time it worked there (not while it
 // waited); pinned bytes land on their nodes; cross-node traffic is a share and, between samples a
 // second apart, a rate; the run's GPU is found by its bus id, and a one-node machine puts it there.
 #include <QTest>
 
-#include "NumaFixtures.h"
-#include "model/SpanStore.h"
-#include "numa/NumaText.h"
-#include "numa/NumaViewModel.h"
+#include "tests/ui/NumaFixtures.h"
+#include "ui/model/SpanStore.h"
+#include "ui/numa/NumaText.h"
+#include "ui/numa/NumaViewModel.h"
 
 using namespace pinscope;
 using ui::HostLane;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The NUMA view draws every machine legibly: no cell overlaps another or leaves its node, nodes
 // stay inside their packages, GPUs sit clear of the packages, at 800x500 and at 1600x1000; the CPU
 // numbers of a 2-socket, 128-CPU server fit at 800x500; the cores where the loader's threads ran
@@ -11,13 +12,13 @@
 #include <QTest>
 #include <QToolTip>
 
-#include "NumaFixtures.h"
-#include "UiTestSupport.h"
-#include "export/ImageExport.h"
-#include "model/SpanStore.h"
-#include "numa/NumaText.h"
-#include "numa/NumaView.h"
-#include "numa/NumaViewModel.h"
+#include "tests/ui/NumaFixtures.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/export/ImageExport.h"
+#include "ui/model/SpanStore.h"
+#include "ui/numa/NumaText.h"
+#include "ui/numa/NumaView.h"
+#include "ui/numa/NumaViewModel.h"
 
 using namespace pinscope;
 using ui::NumaSnapshot;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The plots' labels can be read at every size: value-axis tick labels keep a label's height of air
 // between them (the pinned-memory axis squeezed 7 labels into 50 px before a run; the throughput
 // plot's right-axis labels touched), the (%) plot is 0 to 100 before data, the memlock line is not
@@ -8,13 +9,13 @@
 #include <algorithm>
 #include <memory>
 
-#include "UiTestSupport.h"
-#include "model/SpanStore.h"
-#include "plots/FootprintPlot.h"
-#include "plots/ThroughputPlot.h"
-#include "plots/UtilisationPlot.h"
-#include "style/AppStyle.h"
-#include "timeline/TimelinePlot.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/model/SpanStore.h"
+#include "ui/plots/FootprintPlot.h"
+#include "ui/plots/ThroughputPlot.h"
+#include "ui/plots/UtilisationPlot.h"
+#include "ui/style/AppStyle.h"
+#include "ui/timeline/TimelinePlot.h"
 
 using namespace pinscope;
 

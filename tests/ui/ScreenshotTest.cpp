@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The screenshot shows the run: the timeline's part of it is coloured spans, not a blank area
 // (and before a run it is blank, so the check can tell).
 #include <QImage>
@@ -6,9 +7,9 @@
 
 #include <memory>
 
-#include "UiTestSupport.h"
-#include "export/ImageExport.h"
-#include "timeline/TimelinePlot.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/export/ImageExport.h"
+#include "ui/timeline/TimelinePlot.h"
 
 using namespace pinscope;
 

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's plottable: spans too narrow to see are folded (and counted) into bars of busy
 // share, wide ones are drawn one by one, and every visible span is accounted for either way;
 // lanes of threads that a change removed leave the views that start after it.
 #include <QRegularExpression>
 #include <QTest>
 
-#include "UiTestSupport.h"
-#include "plots/ByteFormat.h"
-#include "style/StagePalette.h"
-#include "model/SpanStore.h"
-#include "timeline/SpanPlottable.h"
-#include "timeline/TimelinePlot.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/model/SpanStore.h"
+#include "ui/plots/ByteFormat.h"
+#include "ui/style/StagePalette.h"
+#include "ui/timeline/SpanPlottable.h"
+#include "ui/timeline/TimelinePlot.h"
 
 using namespace pinscope;
 

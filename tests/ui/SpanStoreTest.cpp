@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's span store: lanes in display order, sorted spans, bounded memory that lets the
 // oldest go, and the lookups that hovering and clicking rely on.
 #include <QTest>
 
 #include <algorithm>
 
-#include "UiTestSupport.h"
-#include "model/SpanStore.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/model/SpanStore.h"
 
 using namespace pinscope;
 using ui::SpanStore;

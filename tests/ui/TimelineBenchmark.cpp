@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How long the timeline takes to replot 1 million spans at 1920x1080, offscreen: the figure the
 // desktop app promises (at most 16 ms). Prints it; it is not a pass/fail test.
 //   pinscope_timeline_benchmark [SPANS] [REPLOTS]
@@ -9,10 +10,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "UiTestSupport.h"
-#include "model/SpanStore.h"
-#include "timeline/SpanPlottable.h"
-#include "timeline/TimelinePlot.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/model/SpanStore.h"
+#include "ui/timeline/SpanPlottable.h"
+#include "ui/timeline/TimelinePlot.h"
 
 namespace {
 

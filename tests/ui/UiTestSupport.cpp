@@ -1,10 +1,11 @@
-#include "UiTestSupport.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tests/ui/UiTestSupport.h"
 
 #include <QApplication>
 #include <QWheelEvent>
 
-#include "controls/ControlPanel.h"
-#include "style/AppStyle.h"
+#include "ui/controls/ControlPanel.h"
+#include "ui/style/AppStyle.h"
 
 namespace pinscope::test {
 

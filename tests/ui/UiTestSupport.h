@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the UI tests and the timeline benchmark share: an application set up like pinscope's,
 // configurations that run until stopped, synthetic spans, and image statistics.
@@ -6,9 +7,9 @@
 
 #include <vector>
 
-#include "config/LoaderConfig.h"
-#include "trace/Span.h"
-#include "window/MainWindow.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/trace/Span.h"
+#include "ui/window/MainWindow.h"
 
 namespace pinscope::test {
 

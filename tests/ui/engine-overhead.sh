@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Engine throughput with the pinscope window open against the headless CLI, same configuration:
 # alternating runs, batches/s from each run's summary.json. Not a CTest test (it takes minutes and
 # wants a quiet machine); the figure is quoted in the README.

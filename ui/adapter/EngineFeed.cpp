@@ -1,8 +1,9 @@
-#include "adapter/EngineFeed.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/adapter/EngineFeed.h"
 
 #include <QMetaObject>
 
-#include "clock/SteadyClock.h"
+#include "engine/clock/SteadyClock.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one object that talks to the engine. It owns the Runner, and on a timer (30 Hz) takes what
 // is new in the trace through its own TraceReader: the engine never waits for the UI, and a slow
@@ -11,9 +12,9 @@
 #include <optional>
 #include <vector>
 
-#include "model/SpanStore.h"
-#include "runner/RunRecord.h"
-#include "runner/Runner.h"
+#include "engine/runner/RunRecord.h"
+#include "engine/runner/Runner.h"
+#include "ui/model/SpanStore.h"
 
 namespace pinscope::ui {
 

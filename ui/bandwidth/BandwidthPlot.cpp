@@ -1,10 +1,11 @@
-#include "bandwidth/BandwidthPlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/bandwidth/BandwidthPlot.h"
 
 #include <algorithm>
 
-#include "plots/ByteFormat.h"
-#include "plots/MemoryLogTicker.h"
-#include "style/AppStyle.h"
+#include "ui/plots/ByteFormat.h"
+#include "ui/plots/MemoryLogTicker.h"
+#include "ui/style/AppStyle.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Copy bandwidth against copy size (log axis): one line per direction and kind of host memory
 // (pinned, pageable, write-combined; H2D solid, D2H dashed), and the link's theoretical limit.
@@ -7,7 +8,7 @@
 
 #include <qcustomplot.h>
 
-#include "bandwidth/BandwidthSweep.h"
+#include "engine/bandwidth/BandwidthSweep.h"
 
 namespace pinscope::ui {
 

@@ -1,4 +1,5 @@
-#include "bandwidth/BandwidthSweepRunner.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/bandwidth/BandwidthSweepRunner.h"
 
 #include <QMetaObject>
 

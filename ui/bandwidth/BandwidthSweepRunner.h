@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs the engine's bandwidth sweep on its own thread, so that the window stays responsive: each
 // measured point comes back to the GUI thread as a signal, and cancel() stops the sweep after the
@@ -9,7 +10,7 @@
 #include <functional>
 #include <thread>
 
-#include "bandwidth/BandwidthSweep.h"
+#include "engine/bandwidth/BandwidthSweep.h"
 
 namespace pinscope::ui {
 

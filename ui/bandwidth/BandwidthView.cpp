@@ -1,4 +1,5 @@
-#include "bandwidth/BandwidthView.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/bandwidth/BandwidthView.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,9 +10,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "bandwidth/BandwidthPlot.h"
-#include "controls/DeviceChoices.h"
-#include "plots/ByteFormat.h"
+#include "ui/bandwidth/BandwidthPlot.h"
+#include "ui/controls/DeviceChoices.h"
+#include "ui/plots/ByteFormat.h"
 
 namespace pinscope::ui {
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Bandwidth tab: sweeps copy sizes on the chosen device (a real GPU, or the emulated one from
 // its profile) for pinned, pageable and write-combined host memory, off the GUI thread, with a
 // progress bar; draws the curves against the link's theoretical limit.
 #include <QWidget>
 
-#include "bandwidth/BandwidthSweepRunner.h"
+#include "ui/bandwidth/BandwidthSweepRunner.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,4 +1,5 @@
-#include "controls/ConfigChanges.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/controls/ConfigChanges.h"
 
 namespace pinscope::ui {
 

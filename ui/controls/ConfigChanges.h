@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What changed between two configurations, as the engine's reconfigure markers say it.
 #include <QString>
 #include <QStringList>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope::ui {
 

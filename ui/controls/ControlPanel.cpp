@@ -1,4 +1,5 @@
-#include "controls/ControlPanel.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/controls/ControlPanel.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -20,16 +21,17 @@
 #include <algorithm>
 #include <cmath>
 
-#include "config/ConfigValidation.h"
-#include "controls/ConfigChanges.h"
-#include "controls/DeviceChoices.h"
-#include "controls/FieldMarks.h"
-#include "controls/NumaControls.h"
-#include "controls/WheelGuard.h"
-#include "memory/PinnedPool.h"
-#include "numa/NumaPlan.h"
-#include "plots/ByteFormat.h"
-#include "style/AppStyle.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/config/PinnedBudget.h"
+#include "engine/memory/PinnedPool.h"
+#include "engine/numa/NumaPlan.h"
+#include "ui/controls/ConfigChanges.h"
+#include "ui/controls/DeviceChoices.h"
+#include "ui/controls/FieldMarks.h"
+#include "ui/controls/NumaControls.h"
+#include "ui/controls/WheelGuard.h"
+#include "ui/plots/ByteFormat.h"
+#include "ui/style/AppStyle.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every LoaderConfig field as a control, `pin_memory`, `num_workers` and `prefetch_factor` first
 // and largest, in a scroll area under a message line that is always in view. The controls show
@@ -10,8 +11,8 @@
 // a control only when it has the focus; otherwise it scrolls the panel.
 #include <QWidget>
 
-#include "config/ConfigError.h"
-#include "config/LoaderConfig.h"
+#include "engine/config/ConfigError.h"
+#include "engine/config/LoaderConfig.h"
 
 #include <memory>
 #include <vector>

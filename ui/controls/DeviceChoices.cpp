@@ -1,8 +1,9 @@
-#include "controls/DeviceChoices.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/controls/DeviceChoices.h"
 
-#include "config/ConfigValidation.h"
-#include "device/DeviceFactory.h"
-#include "device/HardwareProfile.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope::ui {
 

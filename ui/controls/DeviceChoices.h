@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the device selector offers: the configuration's default device, every built-in emulated
 // profile and every CUDA GPU this machine has, each with a label for people and the device string
@@ -8,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/Device.h"
 
 namespace pinscope::ui {
 

@@ -1,4 +1,5 @@
-#include "controls/FieldMarks.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/controls/FieldMarks.h"
 
 #include <QStyle>
 #include <QVariant>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which configuration keys a control and its label show, and the red mark on those whose edit
 // cannot apply or was refused. The panel's style sheet draws the mark (the "refused" property).

@@ -1,4 +1,5 @@
-#include "controls/NumaControls.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/controls/NumaControls.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -12,8 +13,9 @@
 
 #include <algorithm>
 
-#include "controls/DeviceChoices.h"
-#include "controls/FieldMarks.h"
+#include "engine/topology/CpuList.h"
+#include "ui/controls/DeviceChoices.h"
+#include "ui/controls/FieldMarks.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The NUMA part of the configuration: where the workers, the pin thread and the consumer may run,
 // where pinned blocks are placed, and which topology the run uses (this machine, a shipped sample
@@ -9,8 +10,8 @@
 #include <array>
 #include <memory>
 
-#include "config/LoaderConfig.h"
-#include "numa/NumaViewModel.h"
+#include "engine/config/LoaderConfig.h"
+#include "ui/numa/NumaViewModel.h"
 
 class QComboBox;
 class QLabel;

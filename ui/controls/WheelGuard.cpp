@@ -1,4 +1,5 @@
-#include "controls/WheelGuard.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/controls/WheelGuard.h"
 
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>

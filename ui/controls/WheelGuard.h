@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The mouse wheel scrolls the configuration; it changes a setting only in the control that has
 // the keyboard focus (clicked or tabbed into). Installed once on a widget, it covers every spin

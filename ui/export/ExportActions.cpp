@@ -1,4 +1,5 @@
-#include "export/ExportActions.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/export/ExportActions.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -9,10 +10,10 @@
 
 #include <stdexcept>
 
-#include "adapter/EngineFeed.h"
-#include "export/ImageExport.h"
-#include "export/RunExports.h"
-#include "window/AppSettings.h"
+#include "engine/export/RunExports.h"
+#include "ui/adapter/EngineFeed.h"
+#include "ui/export/ImageExport.h"
+#include "ui/window/AppSettings.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The File menu's exports: screenshots of the window or of one plot, spans and counters as CSV,
 // the Chrome trace, the summary. The run's files are written by the engine's own exporters from

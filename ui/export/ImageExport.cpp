@@ -1,4 +1,5 @@
-#include "export/ImageExport.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/export/ImageExport.h"
 
 #include <QBuffer>
 #include <QFile>
@@ -14,7 +15,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "export/AtomicFile.h"
+#include "engine/files/AtomicFile.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Screenshots of the window or of one plot, as PNG (at a scale, for high-DPI slides), SVG or PDF,
 // chosen by the file's suffix. A single plot (or the NUMA drawing) goes out as vectors in SVG and

@@ -1,4 +1,5 @@
-#include "model/LaneFolding.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/LaneFolding.h"
 
 #include <algorithm>
 #include <cmath>

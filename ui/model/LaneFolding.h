@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a lane looks like at a given zoom. Spans at least a few pixels wide are drawn as their own
 // boxes; the rest are folded into pixel columns, each holding how long each stage kept the lane
@@ -12,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/SpanStore.h"
+#include "ui/model/SpanStore.h"
 
 namespace pinscope::ui {
 

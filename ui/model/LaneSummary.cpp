@@ -1,4 +1,5 @@
-#include "model/LaneSummary.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/LaneSummary.h"
 
 #include <algorithm>
 

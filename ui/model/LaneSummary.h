@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every span a lane ever had, kept or let go by the store, summed per time bin: how long each
 // stage kept the lane busy. Folding reads it where a pixel column holds two bins or more (a
@@ -9,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope::ui {
 

@@ -1,4 +1,5 @@
-#include "model/LaneVisibility.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/LaneVisibility.h"
 
 #include <algorithm>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which lanes the timeline shows. A configuration change restarts the pipeline with its own
 // threads, so a lane that got no span after a change has ended there (fewer workers, the pin
@@ -6,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "model/SpanStore.h"
+#include "ui/model/SpanStore.h"
 
 namespace pinscope::ui {
 

@@ -1,9 +1,10 @@
-#include "model/SpanStore.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/SpanStore.h"
 
 #include <algorithm>
 #include <limits>
 
-#include "export/ExportFormat.h"
+#include "engine/export/ExportFormat.h"
 
 namespace pinscope::ui {
 

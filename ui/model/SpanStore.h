@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The spans the window shows, one sorted sequence per lane, in bounded memory: past `capacity`
 // the oldest spans go; each lane's LaneSummary (busy time per stage in bounded bins) keeps what
@@ -10,8 +11,8 @@
 #include <optional>
 #include <vector>
 
-#include "model/LaneSummary.h"
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
+#include "ui/model/LaneSummary.h"
 
 namespace pinscope::ui {
 

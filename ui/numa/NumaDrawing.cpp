@@ -1,4 +1,5 @@
-#include "numa/NumaDrawing.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/numa/NumaDrawing.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -8,11 +9,11 @@
 #include <cmath>
 #include <functional>
 
-#include "numa/NumaLayout.h"
-#include "numa/NumaText.h"
-#include "numa/NumaViewModel.h"
-#include "style/AppStyle.h"
-#include "style/StagePalette.h"
+#include "ui/numa/NumaLayout.h"
+#include "ui/numa/NumaText.h"
+#include "ui/numa/NumaViewModel.h"
+#include "ui/style/AppStyle.h"
+#include "ui/style/StagePalette.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Paints the NUMA view from its layout and snapshot: banner, legend, packages, nodes with their
 // pinned bytes, core cells marked where the loader's threads ran, GPUs, the traffic arrows and the

@@ -1,10 +1,11 @@
-#include "numa/NumaLayout.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/numa/NumaLayout.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "numa/NumaViewModel.h"
+#include "ui/numa/NumaViewModel.h"
 
 namespace pinscope::ui {
 

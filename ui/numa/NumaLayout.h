@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where the NUMA view draws each thing, for a topology and a widget size: packages side by side,
 // their NUMA nodes inside them, each node's cores as a grid of cells split into their hardware
@@ -9,7 +10,7 @@
 
 #include <vector>
 
-#include "topology/MachineTopology.h"
+#include "engine/topology/MachineTopology.h"
 
 namespace pinscope::ui {
 

@@ -1,11 +1,13 @@
-#include "numa/NumaText.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/numa/NumaText.h"
 
 #include <QFileInfo>
 #include <QStringList>
 #include <QSysInfo>
 
-#include "config/LoaderConfig.h"
-#include "plots/ByteFormat.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/topology/CpuList.h"
+#include "ui/plots/ByteFormat.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The words of the NUMA view: its banner (which machine this is), the line of numbers under the
 // drawing, the labels on the traffic arrows and the tooltips.
@@ -6,7 +7,7 @@
 
 #include <vector>
 
-#include "numa/NumaViewModel.h"
+#include "ui/numa/NumaViewModel.h"
 
 namespace pinscope::ui {
 

@@ -1,4 +1,5 @@
-#include "numa/NumaView.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/numa/NumaView.h"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -6,8 +7,8 @@
 
 #include <algorithm>
 
-#include "numa/NumaDrawing.h"
-#include "numa/NumaText.h"
+#include "ui/numa/NumaDrawing.h"
+#include "ui/numa/NumaText.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The NUMA tab: the run's machine (or the loaded topology) as packages, NUMA nodes and cores, the
 // GPUs at their nodes, where the workers, the pin thread and the consumer ran in the last second,
@@ -7,8 +8,8 @@
 
 #include <optional>
 
-#include "numa/NumaLayout.h"
-#include "numa/NumaViewModel.h"
+#include "ui/numa/NumaLayout.h"
+#include "ui/numa/NumaViewModel.h"
 
 namespace pinscope::ui {
 

@@ -1,10 +1,11 @@
-#include "numa/NumaViewModel.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/numa/NumaViewModel.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-#include "model/SpanStore.h"
+#include "ui/model/SpanStore.h"
 
 namespace pinscope::ui {
 

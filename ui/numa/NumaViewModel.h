@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the NUMA view shows, worked out from the run's topology, the engine's NUMA usage and the
 // newest spans: on which CPUs the workers, the pin thread and the consumer ran in the last second
@@ -10,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "numa/NumaUsage.h"
-#include "topology/MachineTopology.h"
-#include "trace/Span.h"
+#include "engine/numa/NumaUsage.h"
+#include "engine/topology/MachineTopology.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope::ui {
 

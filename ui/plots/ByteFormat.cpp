@@ -1,4 +1,5 @@
-#include "plots/ByteFormat.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/ByteFormat.h"
 
 #include <cmath>
 

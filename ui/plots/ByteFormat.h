@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Byte counts as people read them: binary units for memory ("192 MiB", "5.9 GiB").
 #include <QString>

@@ -1,10 +1,11 @@
-#include "plots/FootprintPlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/FootprintPlot.h"
 
 #include <cmath>
 #include <limits>
 
-#include "plots/ByteFormat.h"
-#include "plots/MemoryLogTicker.h"
+#include "ui/plots/ByteFormat.h"
+#include "ui/plots/MemoryLogTicker.h"
 
 namespace pinscope::ui {
 

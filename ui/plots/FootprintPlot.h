@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Page-locked memory over time: in use by batches, reserved by the pool (cached blocks and
 // rounding included), the peak, the budget and RLIMIT_MEMLOCK. On a log axis, because the budget
 // is often tens of times the footprint and the memlock limit tens of times below it: a linear
 // axis would flatten one of them.
-#include "plots/TimeSeriesPlot.h"
-#include "runner/RunRecord.h"
+#include "engine/runner/RunRecord.h"
+#include "ui/plots/TimeSeriesPlot.h"
 
 namespace pinscope::ui {
 

@@ -1,4 +1,5 @@
-#include "plots/InFlightPlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/InFlightPlot.h"
 
 namespace pinscope::ui {
 

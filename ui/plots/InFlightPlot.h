@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Batch indices in flight (sent to workers, not yet taken by the consumer) against their limit,
 // num_workers * prefetch_factor, and the batches ready and waiting for the consumer.
-#include "config/LoaderConfig.h"
-#include "plots/TimeSeriesPlot.h"
-#include "trace/Counter.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/trace/Counter.h"
+#include "ui/plots/TimeSeriesPlot.h"
 
 namespace pinscope::ui {
 

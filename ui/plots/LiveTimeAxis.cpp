@@ -1,4 +1,5 @@
-#include "plots/LiveTimeAxis.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/LiveTimeAxis.h"
 
 #include <algorithm>
 

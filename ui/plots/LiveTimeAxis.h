@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The time axis of the timeline and of every plot under it: seconds since the run's start. Live,
 // it follows "now", showing the last `window` seconds; frozen, it stays where it is and the user
@@ -6,7 +7,7 @@
 // young run fills the width instead of a corner of it).
 #include <qcustomplot.h>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope::ui {
 

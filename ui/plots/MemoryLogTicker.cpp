@@ -1,8 +1,9 @@
-#include "plots/MemoryLogTicker.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/MemoryLogTicker.h"
 
 #include <cmath>
 
-#include "plots/ByteFormat.h"
+#include "ui/plots/ByteFormat.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Log-axis ticks at powers of 4 (or 16, 64, 256) bytes, labelled in binary units: "4 KiB", "1 MiB".
 #include <qcustomplot.h>

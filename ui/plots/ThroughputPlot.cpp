@@ -1,4 +1,5 @@
-#include "plots/ThroughputPlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/ThroughputPlot.h"
 
 namespace pinscope::ui {
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Batches per second (left axis) and host-to-device GB/s (right axis) over the engine's sliding
 // window.
-#include "metrics/Metrics.h"
-#include "plots/TimeSeriesPlot.h"
+#include "engine/metrics/Metrics.h"
+#include "ui/plots/TimeSeriesPlot.h"
 
 namespace pinscope::ui {
 

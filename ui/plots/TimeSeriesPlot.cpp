@@ -1,10 +1,11 @@
-#include "plots/TimeSeriesPlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/TimeSeriesPlot.h"
 
 #include <algorithm>
 
-#include "plots/MemoryLogTicker.h"
-#include "style/AppStyle.h"
-#include "style/StagePalette.h"
+#include "ui/plots/MemoryLogTicker.h"
+#include "ui/style/AppStyle.h"
+#include "ui/style/StagePalette.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The common frame of the plots under the timeline: a title, a legend, seconds since the run's
 // start on the x axis, bounded data per line, markers as vertical lines, and the same live / frozen
@@ -6,8 +7,8 @@
 
 #include <qcustomplot.h>
 
-#include "plots/LiveTimeAxis.h"
-#include "trace/Trace.h"
+#include "engine/trace/Trace.h"
+#include "ui/plots/LiveTimeAxis.h"
 
 namespace pinscope::ui {
 

@@ -1,6 +1,7 @@
-#include "plots/UtilisationPlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/plots/UtilisationPlot.h"
 
-#include "style/StagePalette.h"
+#include "ui/style/StagePalette.h"
 
 namespace pinscope::ui {
 

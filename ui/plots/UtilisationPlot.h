@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // GPU busy, copy hidden, GPU starved and consumer wait, in percent over the engine's sliding window:
 // whether the GPU works, whether the copies hide behind the kernels, how long the GPU had no batch
 // ready, and (thin) how long the consumer, which runs ahead of the GPU, waited for its next batch.
-#include "metrics/Metrics.h"
-#include "plots/TimeSeriesPlot.h"
+#include "engine/metrics/Metrics.h"
+#include "ui/plots/TimeSeriesPlot.h"
 
 namespace pinscope::ui {
 

@@ -1,4 +1,5 @@
-#include "style/AppStyle.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/style/AppStyle.h"
 
 #include <QApplication>
 #include <QFontDatabase>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The look of the application: the embedded DejaVu Sans (so that screenshots look the same on
 // every machine, fonts installed or not), the Fusion style and a light palette.

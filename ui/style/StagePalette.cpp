@@ -1,4 +1,5 @@
-#include "style/StagePalette.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/style/StagePalette.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One colour per stage, the same in the timeline, its legend and every export. Based on Tableau 10
 // (readable on white, distinguishable with the common colour-vision deficiencies): GPU work green,
@@ -5,8 +6,8 @@
 #include <QColor>
 #include <QString>
 
-#include "trace/Span.h"
-#include "trace/Trace.h"
+#include "engine/trace/Span.h"
+#include "engine/trace/Trace.h"
 
 namespace pinscope::ui {
 

@@ -1,10 +1,11 @@
-#include "timeline/SpanPlottable.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/timeline/SpanPlottable.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "style/StagePalette.h"
+#include "ui/style/StagePalette.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Draws the SpanStore's spans on lanes: the one plottable of the timeline (an item per span does
 // not scale). Spans at least a few pixels wide are boxes; narrower ones are folded per pixel
@@ -12,9 +13,9 @@
 
 #include <qcustomplot.h>
 
-#include "model/LaneFolding.h"
-#include "model/LaneVisibility.h"
-#include "model/SpanStore.h"
+#include "ui/model/LaneFolding.h"
+#include "ui/model/LaneVisibility.h"
+#include "ui/model/SpanStore.h"
 
 namespace pinscope::ui {
 

@@ -1,9 +1,10 @@
-#include "timeline/StageLegendElement.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/timeline/StageLegendElement.h"
 
 #include <algorithm>
 
-#include "style/AppStyle.h"
-#include "style/StagePalette.h"
+#include "ui/style/AppStyle.h"
+#include "ui/style/StagePalette.h"
 
 namespace pinscope::ui {
 

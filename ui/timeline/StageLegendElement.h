@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The timeline's legend, inside the plot (so that it is in every screenshot of the timeline): a
 // swatch and a name per stage, and the entry of folded spans (bars of busy share), wrapped onto as many lines
@@ -7,7 +8,7 @@
 
 #include <qcustomplot.h>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope::ui {
 

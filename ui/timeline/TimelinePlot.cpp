@@ -1,4 +1,5 @@
-#include "timeline/TimelinePlot.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/timeline/TimelinePlot.h"
 
 #include <QFontMetricsF>
 #include <QToolTip>
@@ -8,12 +9,12 @@
 #include <cmath>
 #include <utility>
 
-#include "export/ExportFormat.h"
-#include "plots/ByteFormat.h"
-#include "style/AppStyle.h"
-#include "style/StagePalette.h"
-#include "timeline/SpanPlottable.h"
-#include "timeline/StageLegendElement.h"
+#include "engine/export/ExportFormat.h"
+#include "ui/plots/ByteFormat.h"
+#include "ui/style/AppStyle.h"
+#include "ui/style/StagePalette.h"
+#include "ui/timeline/SpanPlottable.h"
+#include "ui/timeline/StageLegendElement.h"
 
 namespace pinscope::ui {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The timeline: one lane per worker, the pin thread, the consumer, the H2D stream and the compute
 // stream; spans coloured by stage; reconfigurations and warnings as marked vertical lines. Live,
@@ -8,10 +9,10 @@
 
 #include <qcustomplot.h>
 
-#include "model/SpanStore.h"
-#include "plots/LiveTimeAxis.h"
-#include "timeline/SpanPlottable.h"
-#include "trace/Trace.h"
+#include "engine/trace/Trace.h"
+#include "ui/model/SpanStore.h"
+#include "ui/plots/LiveTimeAxis.h"
+#include "ui/timeline/SpanPlottable.h"
 
 namespace pinscope::ui {
 

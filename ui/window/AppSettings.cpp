@@ -1,12 +1,13 @@
-#include "window/AppSettings.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/window/AppSettings.h"
 
 #include <QDir>
 #include <QSettings>
 
 #include <nlohmann/json.hpp>
 
-#include "config/ConfigJson.h"
-#include "config/ConfigValidation.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/config/ConfigValidation.h"
 
 namespace pinscope::ui {
 

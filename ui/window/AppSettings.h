@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the application remembers between sessions (QSettings): the window's geometry and layout,
 // the last configuration, the last export folder, the screenshot scale and the timeline's live
@@ -8,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
 
 class QSettings;
 

@@ -1,11 +1,12 @@
-#include "window/DeviceBanner.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/window/DeviceBanner.h"
 
 #include <QFileInfo>
 
-#include "controls/DeviceChoices.h"
-#include "device/DeviceFactory.h"
-#include "device/HardwareProfile.h"
-#include "style/AppStyle.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/device/HardwareProfile.h"
+#include "ui/controls/DeviceChoices.h"
+#include "ui/style/AppStyle.h"
 
 namespace pinscope::ui {
 

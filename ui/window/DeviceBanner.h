@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A strip across the window that says plainly which device the numbers come from: a real GPU (its
 // name) or the emulated device (its profile, and why there is no real GPU), and whether the run is
 // placed on a loaded topology instead of this machine.
 #include <QLabel>
 
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/Device.h"
 
 namespace pinscope::ui {
 

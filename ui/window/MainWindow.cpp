@@ -1,4 +1,5 @@
-#include "window/MainWindow.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/window/MainWindow.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -15,31 +16,29 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
-#include "bandwidth/BandwidthPlot.h"
-#include "bandwidth/BandwidthView.h"
-#endif
-#include "config/ConfigJson.h"
-#include "config/ConfigValidation.h"
-#include "controls/ConfigChanges.h"
-#include "controls/ControlPanel.h"
-#include "controls/DeviceChoices.h"
-#include "device/DeviceFactory.h"
-#include "export/ExportActions.h"
-#include "model/SpanStore.h"
-#include "numa/NumaPlan.h"
-#include "numa/NumaView.h"
-#include "numa/NumaViewModel.h"
-#include "plots/FootprintPlot.h"
-#include "plots/InFlightPlot.h"
-#include "plots/ThroughputPlot.h"
-#include "plots/UtilisationPlot.h"
-#include "style/AppStyle.h"
-#include "timeline/TimelinePlot.h"
-#include "window/AppSettings.h"
-#include "window/DeviceBanner.h"
-#include "window/MetricsPanel.h"
-#include "window/PlotGrid.h"
+#include "engine/config/ConfigJson.h"
+#include "engine/config/ConfigValidation.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/numa/NumaPlan.h"
+#include "ui/bandwidth/BandwidthPlot.h"
+#include "ui/bandwidth/BandwidthView.h"
+#include "ui/controls/ConfigChanges.h"
+#include "ui/controls/ControlPanel.h"
+#include "ui/controls/DeviceChoices.h"
+#include "ui/export/ExportActions.h"
+#include "ui/model/SpanStore.h"
+#include "ui/numa/NumaView.h"
+#include "ui/numa/NumaViewModel.h"
+#include "ui/plots/FootprintPlot.h"
+#include "ui/plots/InFlightPlot.h"
+#include "ui/plots/ThroughputPlot.h"
+#include "ui/plots/UtilisationPlot.h"
+#include "ui/style/AppStyle.h"
+#include "ui/timeline/TimelinePlot.h"
+#include "ui/window/AppSettings.h"
+#include "ui/window/DeviceBanner.h"
+#include "ui/window/MetricsPanel.h"
+#include "ui/window/PlotGrid.h"
 
 namespace pinscope::ui {
 
@@ -109,16 +108,8 @@ void MainWindow::build_layout() {
     tabs_->addTab(numa_view_, QStringLiteral("NUMA"));
     tabs_->setTabToolTip(1, QStringLiteral("Packages, NUMA nodes and cores, the GPU at its node, where the loader's threads "
                                            "ran and where the pinned pages are"));
-#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
     bandwidth_ = new BandwidthView;
     tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
-#else
-    auto* missing = new QLabel(QStringLiteral("The bandwidth sweep is not in this build: it needs the engine's "
-                                              "bandwidth sweep (engine/bandwidth), which this checkout does not have."));
-    missing->setAlignment(Qt::AlignCenter);
-    missing->setWordWrap(true);
-    tabs_->addTab(missing, QStringLiteral("Bandwidth"));
-#endif
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -138,9 +129,7 @@ std::vector<std::pair<QString, QWidget*>> MainWindow::plots() const {
             {QStringLiteral("throughput"), throughput_},
             {QStringLiteral("utilisation"), utilisation_},
             {QStringLiteral("in-flight"), in_flight_},
-#if PINSCOPE_HAVE_BANDWIDTH_SWEEP
             {QStringLiteral("bandwidth"), &bandwidth_->plot()},
-#endif
             {QStringLiteral("numa"), numa_view_},
     };
 }

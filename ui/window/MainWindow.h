@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pinscope window: the configuration on the left, the device banner and the numbers on top,
 // the timeline and the plots in the middle (the Live tab), the NUMA view and the bandwidth sweep in
@@ -8,8 +9,8 @@
 #include <array>
 #include <memory>
 
-#include "adapter/EngineFeed.h"
-#include "config/LoaderConfig.h"
+#include "engine/config/LoaderConfig.h"
+#include "ui/adapter/EngineFeed.h"
 
 class QAction;
 class QLabel;

@@ -1,13 +1,14 @@
-#include "window/MetricsPanel.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/window/MetricsPanel.h"
 
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "config/LoaderConfig.h"
-#include "plots/ByteFormat.h"
-#include "style/AppStyle.h"
+#include "engine/config/LoaderConfig.h"
+#include "ui/plots/ByteFormat.h"
+#include "ui/style/AppStyle.h"
 
 namespace pinscope::ui {
 

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The numbers at a glance, over the engine's last second (large) and the whole run (small):
 // batches/s, H2D GB/s, GPU busy, copy hidden, GPU starved (split: on the copy, on the host), the
 // consumer's wait and host held, pinned in use / peak / budget.
 #include <QWidget>
 
-#include "metrics/Metrics.h"
-#include "runner/RunRecord.h"
+#include "engine/metrics/Metrics.h"
+#include "engine/runner/RunRecord.h"
 
 class QLabel;
 

@@ -1,4 +1,5 @@
-#include "window/PlotGrid.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/window/PlotGrid.h"
 
 #include <QGridLayout>
 #include <QResizeEvent>

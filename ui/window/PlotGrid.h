@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The plots under the timeline: in one row where the window is wide enough for them to stay
 // readable, in two rows of two where it is not.

@@ -1,10 +1,11 @@
-#include "device/cuda/ConsumeKernel.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/ConsumeKernel.h"
 
 #include <cooperative_groups.h>
 
 #include <cstring>
 
-#include "device/cuda/GpuClock.cuh"
+#include "engine/device/cuda/GpuClock.cuh"
 
 namespace pinscope {
 namespace {

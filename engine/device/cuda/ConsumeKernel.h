@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The compute stream's kernel: it reads every byte of the batch (a checksum, so the reads cannot be
 // optimised away and tests can prove the bytes arrived intact), then runs for the configured time

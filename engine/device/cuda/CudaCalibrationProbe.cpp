@@ -1,19 +1,20 @@
-#include "device/cuda/CudaCalibrationProbe.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/CudaCalibrationProbe.h"
 
 #include <cuda_runtime_api.h>
 
 #include <cstring>
 #include <vector>
 
-#include "calibrate/HostMeasurement.h"
-#include "clock/SteadyClock.h"
-#include "device/cuda/ConsumeKernel.h"
-#include "device/cuda/CudaCheck.h"
-#include "device/cuda/CudaCopyTimer.h"
-#include "device/cuda/CudaDevice.h"
-#include "device/cuda/CudaHostBuffers.h"
-#include "memory/PageLockedMemory.h"
-#include "metrics/Median.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/device/cuda/ConsumeKernel.h"
+#include "engine/device/cuda/CudaCheck.h"
+#include "engine/device/cuda/CudaCopyTimer.h"
+#include "engine/device/cuda/CudaDevice.h"
+#include "engine/device/cuda/CudaHostBuffers.h"
+#include "engine/host/HostMeasurement.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/metrics/Median.h"
 
 namespace pinscope {
 namespace {

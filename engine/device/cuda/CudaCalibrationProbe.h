@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `pinscope-cli calibrate` measures on a real GPU beyond copy bandwidth.
 #include <memory>
 
-#include "calibrate/CalibrationProbe.h"
+#include "engine/device/CalibrationProbe.h"
 
 namespace pinscope {
 

@@ -1,4 +1,5 @@
-#include "device/cuda/CudaCheck.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/CudaCheck.h"
 
 #include <atomic>
 #include <mutex>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every CUDA runtime call in pinscope goes through cuda_call: a failure becomes a DeviceError that
 // names the call, the device and the error, e.g.
@@ -7,7 +8,7 @@
 
 #include <string>
 
-#include "device/Device.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 

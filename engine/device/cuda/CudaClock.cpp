@@ -1,10 +1,11 @@
-#include "device/cuda/CudaClock.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/CudaClock.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "clock/SteadyClock.h"
-#include "device/cuda/CudaCheck.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/device/cuda/CudaCheck.h"
 
 namespace pinscope {
 namespace {

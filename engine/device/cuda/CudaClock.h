@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Puts CUDA event times on the host's steady clock. A reference event is recorded on an idle stream
 // and waited for; the host times just before and just after bracket the moment it completed, and
@@ -8,7 +9,7 @@
 
 #include <memory>
 
-#include "trace/Span.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 

@@ -1,14 +1,15 @@
-#include "device/cuda/CudaCopyTimer.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/CudaCopyTimer.h"
 
 #include <cuda_runtime_api.h>
 
 #include <vector>
 
-#include "device/cuda/CudaCheck.h"
-#include "device/cuda/CudaDevice.h"
-#include "device/cuda/CudaHostBuffers.h"
-#include "device/cuda/StreamHold.h"
-#include "topology/PcieLink.h"
+#include "engine/device/cuda/CudaCheck.h"
+#include "engine/device/cuda/CudaDevice.h"
+#include "engine/device/cuda/CudaHostBuffers.h"
+#include "engine/device/cuda/StreamHold.h"
+#include "engine/topology/PcieLink.h"
 
 namespace pinscope {
 namespace {

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Times host<->device copies on a real GPU the way nvbandwidth does, for `pinscope-cli bandwidth`
 // and `calibrate`.
 #include <memory>
 
-#include "bandwidth/CopyTimer.h"
+#include "engine/device/CopyTimer.h"
 
 namespace pinscope {
 

@@ -1,4 +1,5 @@
-#include "device/cuda/CudaDevice.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/CudaDevice.h"
 
 #include <dlfcn.h>
 
@@ -8,11 +9,11 @@
 #include <exception>
 #include <string>
 
-#include "clock/SteadyClock.h"
-#include "config/LoaderConfig.h"
-#include "device/cuda/CudaCheck.h"
-#include "memory/PageLockedMemory.h"
-#include "numa/PagePlacement.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/cuda/CudaCheck.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/numa/PagePlacement.h"
 
 namespace pinscope {
 namespace {

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The real GPU behind the Device interface: a copy stream (or the compute stream, as a plain loop
 // copies), a compute stream, pinned memory from
 // cudaHostAlloc / cudaHostRegister, and every op's GPU times from CUDA events put on the host's
 // steady clock (CudaClock). Only engine/device/cuda includes CUDA headers; the rest of the engine
-// reaches this through DeviceFactory.
+// reaches this through device/factory/DeviceFactory.h.
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -17,10 +18,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "device/Device.h"
-#include "device/DeviceFactory.h"
-#include "device/cuda/ConsumeKernel.h"
-#include "device/cuda/CudaClock.h"
+#include "engine/device/CudaDeviceList.h"
+#include "engine/device/Device.h"
+#include "engine/device/cuda/ConsumeKernel.h"
+#include "engine/device/cuda/CudaClock.h"
 
 namespace pinscope {
 

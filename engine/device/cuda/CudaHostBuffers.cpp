@@ -1,10 +1,11 @@
-#include "device/cuda/CudaHostBuffers.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/CudaHostBuffers.h"
 
 #include <cuda_runtime_api.h>
 
 #include <cstring>
 
-#include "device/cuda/CudaCheck.h"
+#include "engine/device/cuda/CudaCheck.h"
 
 namespace pinscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Scratch memory for the bandwidth sweep and calibration, grown on demand and kept: host buffers of
 // each kind they copy from, pinned (cudaHostAlloc), write-combined (cudaHostAlloc, WriteCombined)
@@ -5,8 +6,8 @@
 // timings; and one device buffer.
 #include <cstddef>
 
-#include "bandwidth/CopyKinds.h"
-#include "memory/PageLockedMemory.h"
+#include "engine/device/CopyKinds.h"
+#include "engine/memory/PageLockedMemory.h"
 
 namespace pinscope {
 

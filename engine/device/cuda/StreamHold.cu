@@ -1,6 +1,7 @@
-#include "device/cuda/StreamHold.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/cuda/StreamHold.h"
 
-#include "device/cuda/GpuClock.cuh"
+#include "engine/device/cuda/GpuClock.cuh"
 
 namespace pinscope {
 namespace {

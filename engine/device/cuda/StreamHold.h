@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Holds a stream with a kernel that spins until the host sets a flag, so that copies queued behind
 // it start back to back and their timing excludes the host's issue rate (as nvbandwidth does).

@@ -1,6 +1,7 @@
-#include "device/emulated/EmulatedCopyTimer.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/emulated/EmulatedCopyTimer.h"
 
-#include "device/emulated/EmulatedDevice.h"
+#include "engine/device/emulated/EmulatedDevice.h"
 
 namespace pinscope {
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Copy timing predicted from a hardware profile's bandwidth curves, for `pinscope-cli bandwidth`
 // without a GPU. Nothing waits: the modelled seconds come back at once, so a sweep is instant and
 // shows the profile's curves exactly (every sample alike, traced as fast as untraced).
-#include "bandwidth/CopyTimer.h"
-#include "device/HardwareProfile.h"
+#include "engine/device/CopyTimer.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope {
 

@@ -1,10 +1,11 @@
-#include "device/emulated/EmulatedDevice.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/emulated/EmulatedDevice.h"
 
 #include <algorithm>
 
-#include "clock/SteadyClock.h"
-#include "memory/PageLockedMemory.h"
-#include "numa/PagePlacement.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/numa/PagePlacement.h"
 
 namespace pinscope {
 namespace {

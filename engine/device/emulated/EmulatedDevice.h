@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The GPU modelled from a hardware profile, for machines without an NVIDIA GPU.
 //
@@ -19,12 +20,12 @@
 #include <optional>
 #include <unordered_map>
 
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
-#include "device/HardwareProfile.h"
-#include "host/ModeledMemoryBus.h"
-#include "memory/PageLockedMemory.h"
-#include "memory/PagePopulator.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/Device.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/host/ModeledMemoryBus.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/memory/PagePopulator.h"
 
 namespace pinscope {
 

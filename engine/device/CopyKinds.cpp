@@ -1,4 +1,5 @@
-#include "bandwidth/CopyKinds.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/CopyKinds.h"
 
 #include <algorithm>
 

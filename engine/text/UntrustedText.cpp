@@ -1,4 +1,5 @@
-#include "input/UntrustedText.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/text/UntrustedText.h"
 
 #include <array>
 

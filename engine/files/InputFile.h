@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading a file the user named (a configuration, a profile, a topology): only a regular file, of
 // at most a stated size, so that a FIFO, a device such as /dev/zero or a huge file is refused

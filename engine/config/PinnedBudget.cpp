@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/config/PinnedBudget.h"
+
 #include <unistd.h>
 
 #include <algorithm>
 
-#include "config/LoaderConfig.h"
-#include "memory/PinnedPool.h"
+#include "engine/config/LoaderConfig.h"
 
 namespace pinscope {
 

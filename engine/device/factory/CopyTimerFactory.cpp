@@ -1,11 +1,12 @@
-#include "bandwidth/CopyTimer.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/factory/CopyTimerFactory.h"
 
-#include "BuildConfig.h"
-#include "device/DeviceFactory.h"
-#include "device/emulated/EmulatedCopyTimer.h"
+#include "engine/BuildConfig.h"
+#include "engine/device/emulated/EmulatedCopyTimer.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 #if PINSCOPE_HAVE_CUDA
-#include "device/cuda/CudaCopyTimer.h"
+#include "engine/device/cuda/CudaCopyTimer.h"
 #endif
 
 namespace pinscope {

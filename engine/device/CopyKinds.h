@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The kinds of host<->device copy that `pinscope-cli bandwidth` measures, and their names on the
 // command line and in CSV: "h2d", "d2h"; "pinned", "pageable", "wc".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one way the project writes files: whole or not at all, and never over what is not a file.
 //

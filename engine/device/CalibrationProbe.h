@@ -1,14 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `pinscope-cli calibrate` asks of a real GPU beyond copy bandwidth: the figures of a
 // hardware profile that only the device can measure. The CUDA implementation lives in
-// device/cuda (CudaCalibrationProbe.h); tests use a fake.
+// device/cuda (CudaCalibrationProbe.h), and device/factory/CalibrationProbeFactory.h opens it;
+// tests use a fake.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "bandwidth/CopyTimer.h"
-#include "device/Device.h"
+#include "engine/device/CopyTimer.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 
@@ -37,10 +39,5 @@ public:
     virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState batch) = 0;  // one thread, into cudaHostAlloc'd memory
     virtual double pageable_h2d_gb_per_s(std::size_t bytes, BatchState batch) = 0;       // timed on the host to its end
 };
-
-// "cuda[:N]" only (resolved; "auto" is resolved here). Throws DeviceError saying that calibration
-// needs a real GPU, and why there is none (an emulated device, no CUDA in this build, no GPU),
-// or ConfigError (field "device") for a string that names no device.
-std::unique_ptr<CalibrationProbe> open_calibration_probe(const std::string& device);
 
 }  // namespace pinscope

@@ -1,13 +1,15 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Opens the device a configuration names: "emulated[:PROFILE]" or "cuda[:N]".
 #include <memory>
 #include <string>
-#include <vector>
 
-#include "config/LoaderConfig.h"
-#include "device/Device.h"
-#include "device/HardwareProfile.h"
-#include "host/ModeledMemoryBus.h"
+#include "engine/config/LoaderConfig.h"
+#include "engine/device/CudaDeviceList.h"
+#include "engine/device/Device.h"
+#include "engine/device/DeviceName.h"  // the parts of a device string
+#include "engine/device/HardwareProfile.h"
+#include "engine/host/ModeledMemoryBus.h"
 
 namespace pinscope {
 
@@ -30,18 +32,7 @@ ResolvedDevice resolve_device(const std::string& device);
 // Throws DeviceError (no such GPU, no CUDA in this build, driver failure) or ConfigError (bad profile).
 OpenedDevice open_device(const LoaderConfig& config);
 
-struct CudaDeviceList {
-    std::vector<DeviceInfo> devices;
-    std::string why_none;  // set when the list is empty: no CUDA in this build, no driver, no GPU
-};
 CudaDeviceList list_cuda_devices();
-
-// Parts of a device string, shared by everything that opens devices (the loader, the bandwidth
-// sweep, calibration). Throws ConfigError (field "device") unless `device` is "auto",
-// "emulated[:PROFILE]" or "cuda[:N]".
-void check_device_name(const std::string& device);
-int cuda_ordinal(const std::string& device);              // "cuda" -> 0, "cuda:3" -> 3
-std::string emulated_profile(const std::string& device);  // "emulated" -> kDefaultProfile, "emulated:X" -> X
 
 // Why this build cannot open a CUDA device.
 inline constexpr const char* kNoCudaSupport =

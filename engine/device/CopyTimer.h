@@ -1,12 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The seam between the bandwidth sweep and a device: something that times copies. The CUDA
-// implementation lives in device/cuda (CudaCopyTimer.h), the emulated one in device/emulated.
+// implementation lives in device/cuda (CudaCopyTimer.h), the emulated one in device/emulated;
+// device/factory/CopyTimerFactory.h opens one by name.
 #include <cstddef>
 #include <memory>
 #include <string>
 
-#include "bandwidth/CopyKinds.h"
-#include "device/Device.h"
+#include "engine/device/CopyKinds.h"
+#include "engine/device/Device.h"
 
 namespace pinscope {
 
@@ -24,10 +26,5 @@ public:
     // untraced: a plain cudaMemcpyAsync loop.
     virtual double time_copies(CopyDirection, HostMemoryKind, std::size_t bytes, int repeats, bool traced) = 0;
 };
-
-// "cuda[:N]" or "emulated[:PROFILE]", already resolved (resolve_device; "auto" is resolved here
-// too, without its note). Throws DeviceError (no such GPU, no CUDA in this build) or ConfigError
-// (field "device": not a device name, or a bad profile).
-std::unique_ptr<CopyTimer> open_copy_timer(const std::string& device);
 
 }  // namespace pinscope

@@ -1,4 +1,5 @@
-#include "input/InputFile.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/files/InputFile.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +8,7 @@
 #include <cerrno>
 #include <system_error>
 
-#include "export/ExportFormat.h"
+#include "engine/text/TextFormat.h"
 
 namespace pinscope {
 namespace {

@@ -1,13 +1,12 @@
-#include "device/DeviceFactory.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/factory/DeviceFactory.h"
 
-#include <string_view>
-
-#include "BuildConfig.h"
-#include "config/ConfigValidation.h"
-#include "device/emulated/EmulatedDevice.h"
+#include "engine/BuildConfig.h"
+#include "engine/device/DeviceName.h"
+#include "engine/device/emulated/EmulatedDevice.h"
 
 #if PINSCOPE_HAVE_CUDA
-#include "device/cuda/CudaDevice.h"
+#include "engine/device/cuda/CudaDevice.h"
 #endif
 
 namespace pinscope {
@@ -46,24 +45,6 @@ CudaDeviceList list_cuda_devices() {
 #else
     return {{}, kNoCudaSupport};
 #endif
-}
-
-void check_device_name(const std::string& device) {
-    LoaderConfig config;
-    config.device = device;
-    for (const ConfigIssue& issue : find_config_issues(config))
-        if (issue.field == "device") throw ConfigError(issue);
-}
-
-int cuda_ordinal(const std::string& device) {
-    check_device_name(device);
-    return device.starts_with("cuda:") ? std::stoi(device.substr(5)) : 0;
-}
-
-std::string emulated_profile(const std::string& device) {
-    constexpr std::string_view prefix = "emulated:";
-    return device.size() > prefix.size() && device.starts_with(prefix) ? device.substr(prefix.size())
-                                                                        : std::string(kDefaultProfile);
 }
 
 }  // namespace pinscope

@@ -1,4 +1,5 @@
-#include "calibrate/HostMeasurement.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/host/HostMeasurement.h"
 
 #include <hwloc.h>
 #include <sched.h>
@@ -11,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "clock/SteadyClock.h"
-#include "host/HostWork.h"
-#include "memory/PageLockedMemory.h"
-#include "metrics/Median.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/host/HostWork.h"
+#include "engine/memory/PageLockedMemory.h"
+#include "engine/metrics/Median.h"
 
 namespace pinscope {
 

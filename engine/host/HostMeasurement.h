@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The host's side of a hardware profile, measured on this machine without the GPU: its cores, how
 // fast one thread copies, fills and first-touches memory, and what freeing a pageable buffer costs;
@@ -9,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "memory/PageLockedMemory.h"
+#include "engine/memory/PageLockedMemory.h"
 
 namespace pinscope {
 

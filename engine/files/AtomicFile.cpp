@@ -1,4 +1,5 @@
-#include "export/AtomicFile.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/files/AtomicFile.h"
 
 #include <dirent.h>
 #include <fcntl.h>

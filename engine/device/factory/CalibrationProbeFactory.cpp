@@ -1,10 +1,11 @@
-#include "calibrate/CalibrationProbe.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/device/factory/CalibrationProbeFactory.h"
 
-#include "BuildConfig.h"
-#include "device/DeviceFactory.h"
+#include "engine/BuildConfig.h"
+#include "engine/device/factory/DeviceFactory.h"
 
 #if PINSCOPE_HAVE_CUDA
-#include "device/cuda/CudaCalibrationProbe.h"
+#include "engine/device/cuda/CudaCalibrationProbe.h"
 #endif
 
 namespace pinscope {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Text that came from input (a value, a path, a name in a file), made safe to show in a message
 // or on a terminal: control characters, terminal escapes and invalid UTF-8 become visible \xNN

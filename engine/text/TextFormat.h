@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Numbers, sizes and JSON as text, the same everywhere (messages, exports, tables). All text is
+// locale-independent.
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace pinscope {
+
+std::string format_fixed(double value, int decimals);  // "12.500"
+std::string format_shortest(double value);             // the shortest text that reads back exactly
+// Exact: whole GiB or MiB ("1 GiB", "1200 MiB"), whole KiB below 1 MiB ("64 KiB"), otherwise
+// bytes ("38535168 bytes").
+std::string format_size(std::uint64_t bytes);
+// Rounded for people to read, to a tenth of the largest unit it reaches: "36.8 MiB", "2 GiB", "0.5 KiB".
+std::string format_size_rounded(std::uint64_t bytes);
+
+// JSON text (compact for indent -1); invalid UTF-8 in strings is replaced rather than thrown on.
+std::string json_text(const nlohmann::json& value, int indent = -1);
+
+}  // namespace pinscope
