@@ -15,9 +15,9 @@ namespace {
 using Series = std::pair<CopyDirection, HostMemoryKind>;
 
 std::string describe_device(const DeviceInfo& device) {
-    std::string text = device.kind == "emulated" ? "emulated:" + device.profile + " (" + device.name + ")"
+    std::string text = device.kind == DeviceKind::Emulated ? "emulated:" + device.profile + " (" + device.name + ")"
                                                  : device.name;
-    if (device.kind != "emulated" && !device.detail.empty()) text += ", " + device.detail;
+    if (device.kind != DeviceKind::Emulated && !device.detail.empty()) text += ", " + device.detail;
     return text;
 }
 
@@ -26,7 +26,7 @@ std::string header(const BandwidthResult& result) {
     text += "link: " + (result.link_name.empty() ? std::string("unknown") : result.link_name);
     if (result.link_gb_per_s > 0) text += ", " + format_fixed(result.link_gb_per_s, 1) + " GB/s per direction in theory";
     text += "\n";
-    if (result.device.kind == "emulated")
+    if (result.device.kind == DeviceKind::Emulated)
         text += "GB/s (1 GB = 1e9 bytes) as the profile models them\n";
     else if (!result.points.empty())
         text += "GB/s (1 GB = 1e9 bytes), median of " + std::to_string(result.points.front().samples) +
@@ -48,7 +48,7 @@ std::string format_bandwidth_table(const BandwidthResult& result) {
         at[{key, point.bytes}] = &point;
         plain_loop |= point.plain_loop_gb_per_s > 0;
     }
-    plain_loop &= result.device.kind != "emulated";  // the model traces at no cost: nothing to compare
+    plain_loop &= result.device.kind != DeviceKind::Emulated;  // the model traces at no cost: nothing to compare
     std::sort(sizes.begin(), sizes.end());
 
     std::vector<std::string> head{"size"};

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/config/ConfigValidation.h"
 
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string_view>
 #include <utility>
 
+#include "engine/config/DeviceChoice.h"
 #include "engine/config/PinnedBudget.h"
 #include "engine/text/TextFormat.h"
 #include "engine/topology/MachineTopology.h"
@@ -35,7 +35,6 @@ constexpr double kMaxCpuUsPerSample = 1e6;
 constexpr double kMaxGpuUsPerBatch = 1e7;
 constexpr std::uint64_t kMaxBatches = 1'000'000'000;
 constexpr double kMaxSeconds = 604800;  // one week
-constexpr unsigned kMaxCudaIndex = 63;
 constexpr std::uint64_t kMinPinnedBudget = 16 * kMiB;
 
 // Bytes in `unit`, rounded to one decimal: "1.5 GiB", "64 MiB".
@@ -139,21 +138,8 @@ void check_run_length(Checker& check, const LoaderConfig& config) {
     }
 }
 
-bool valid_cuda_index(std::string_view text) {
-    unsigned index = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), index);
-    return !text.empty() && result.ec == std::errc{} && result.ptr == text.data() + text.size() &&
-           index <= kMaxCudaIndex;
-}
-
 void check_device(Checker& check, const std::string& device) {
-    const std::string_view text = device;
-    constexpr std::string_view emulated = "emulated:";
-    constexpr std::string_view cuda = "cuda:";
-    const bool ok = text == "auto" || text == "emulated" || text == "cuda" ||
-                    (text.starts_with(emulated) && text.size() > emulated.size()) ||
-                    (text.starts_with(cuda) && valid_cuda_index(text.substr(cuda.size())));
-    if (!ok)
+    if (!parse_device(device))
         check.add("device", device.empty() ? "\"\"" : device,
                   "auto, emulated, emulated:<profile name or file>, cuda, or cuda:<N> with N from 0 to " +
                       std::to_string(kMaxCudaIndex));

@@ -158,7 +158,7 @@ std::uint32_t LoaderConfig::max_outstanding() const {
 
 HostMode LoaderConfig::effective_host() const { return host.value_or(is_cuda() ? HostMode::Real : HostMode::Modeled); }
 
-bool LoaderConfig::is_cuda() const { return device == "cuda" || device.starts_with("cuda:"); }
+DeviceChoice LoaderConfig::device_choice() const { return parse_device(device).value_or(DeviceChoice{}); }
 
 std::uint32_t dtype_size(DType dtype) {
     switch (dtype) {

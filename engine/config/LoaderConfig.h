@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/DeviceChoice.h"
+
 namespace pinscope {
 
 enum class DType : std::uint8_t { F32, F16, BF16, U8, I32, I64, F64 };
@@ -77,7 +79,9 @@ struct LoaderConfig {
     std::uint32_t max_outstanding() const;             // num_workers * prefetch_factor (1 without workers)
     bool pins_in_pin_thread() const { return pin_memory && num_workers > 0 && pin_mode != PinMode::Worker; }
     HostMode effective_host() const;
-    bool is_cuda() const;
+    // `device` parsed (DeviceChoice); an invalid name (refused by validation) reads as auto.
+    DeviceChoice device_choice() const;
+    bool is_cuda() const { return device_choice().kind == DeviceKind::Cuda; }
 
     friend bool operator==(const LoaderConfig&, const LoaderConfig&) = default;
 };

@@ -18,7 +18,7 @@
 namespace pinscope {
 
 struct DeviceInfo {
-    std::string kind;     // "emulated" or "cuda"
+    DeviceKind kind = DeviceKind::Emulated;  // emulated or cuda
     std::string name;     // "NVIDIA H200", or the profile's description for the emulated device
     std::string profile;  // the emulated device's profile name; empty for CUDA
     std::string detail;   // PCI bus id, link, driver: one line for banners and summaries

@@ -17,13 +17,13 @@ void check_device_name(const std::string& device) {
 
 int cuda_ordinal(const std::string& device) {
     check_device_name(device);
-    return device.starts_with("cuda:") ? std::stoi(device.substr(5)) : 0;
+    return parse_device(device)->cuda_ordinal;
 }
 
 std::string emulated_profile(const std::string& device) {
-    constexpr std::string_view prefix = "emulated:";
-    return device.size() > prefix.size() && device.starts_with(prefix) ? device.substr(prefix.size())
-                                                                        : std::string(kDefaultProfile);
+    const std::optional<DeviceChoice> choice = parse_device(device);
+    return choice && choice->kind == DeviceKind::Emulated && !choice->profile.empty() ? choice->profile
+                                                                                        : std::string(kDefaultProfile);
 }
 
 }  // namespace pinscope

@@ -52,7 +52,7 @@ json pinned_json(const PoolStats& stats) {
 }
 
 json device_json(const DeviceInfo& device) {
-    return {{"kind", device.kind},     {"name", device.name},          {"profile", device.profile},
+    return {{"kind", to_string(device.kind)}, {"name", device.name}, {"profile", device.profile},
             {"detail", device.detail}, {"pci_bus_id", device.pci_bus_id}};
 }
 
@@ -96,7 +96,7 @@ std::string memlock_text(std::uint64_t limit) {
 
 std::string device_line(const RunSummary& summary) {
     const DeviceInfo& device = summary.device;
-    std::string line = device.kind + ": " + device.name;
+    std::string line = std::string(to_string(device.kind)) + ": " + device.name;
     if (!device.profile.empty()) line += " (profile " + device.profile + ")";
     if (!device.detail.empty()) line += ", " + device.detail;
     return line + ", host " + to_string(summary.host);

@@ -160,7 +160,7 @@ std::vector<ConfigIssue> find_run_issues(const LoaderConfig& config) {
     if (!issues.empty()) return issues;
     try {
         // A profile file that cannot be used is bad input, found here rather than once the run starts.
-        if (config.device.starts_with("emulated")) load_profile(emulated_profile(config.device));
+        if (config.device_choice().kind == DeviceKind::Emulated) load_profile(emulated_profile(config.device));
         return find_numa_issues(config, *load_run_topology(config));
     } catch (const ConfigError& error) {
         return {error.issue()};
@@ -172,7 +172,7 @@ void check_numa(const LoaderConfig& config, const MachineTopology& topology) {
 }
 
 const TopologyGpu* run_gpu(const LoaderConfig& config, const MachineTopology& topology, const DeviceInfo& device) {
-    if (config.is_cuda() || device.kind == "cuda") return topology.find_gpu(device.pci_bus_id);
+    if (config.is_cuda() || device.kind == DeviceKind::Cuda) return topology.find_gpu(device.pci_bus_id);
     if (!config.gpu_pci_bus_id.empty()) return topology.find_gpu(config.gpu_pci_bus_id);
     return topology.from_file && !topology.gpus.empty() ? &topology.gpus.front() : nullptr;
 }
@@ -201,7 +201,7 @@ NumaPlan make_numa_plan(const LoaderConfig& config, std::shared_ptr<const Machin
     }();
     if (plan.gpu_node < 0 && uses_locality) {
         const std::string why = gpu != nullptr ? "hwloc does not know the NUMA node of GPU " + gpu->pci_bus_id
-                                : device.kind == "cuda" ? "hwloc does not list GPU " + device.pci_bus_id + " on " + topology_place(machine)
+                                : device.kind == DeviceKind::Cuda ? "hwloc does not list GPU " + device.pci_bus_id + " on " + topology_place(machine)
                                                         : "the emulated device stands for no GPU of " + topology_place(machine);
         plan.notes.push_back("NUMA: " + why + "; local and remote are relative to node " +
                              std::to_string(plan.reference_node));

@@ -99,7 +99,7 @@ void RunSession::apply_numa_plan(const LoaderConfig& config) {
         for (const std::string& note : plan->notes) message(Severity::Info, note);
     numa_.set_plan(plan, moved);
     device_.device->set_pinned_placement(plan->device_placement());
-    if (info.kind != "cuda") info.pci_bus_id = plan->gpu_pci_bus_id;  // the GPU the emulated device stands for
+    if (info.kind != DeviceKind::Cuda) info.pci_bus_id = plan->gpu_pci_bus_id;  // the GPU the emulated device stands for
     {
         std::lock_guard lock(config_mutex_);
         device_info_ = info;

@@ -38,7 +38,7 @@ public:
     std::vector<Call> calls;
     mutable std::size_t calls_before_link = 0;
 
-    DeviceInfo info() const override { return {"cuda", "Scripted GPU", "", "0000:19:00.0"}; }
+    DeviceInfo info() const override { return {DeviceKind::Cuda, "Scripted GPU", "", "0000:19:00.0"}; }
     std::string link_name() const override {
         calls_before_link = calls.size();
         return "PCIe Gen5 x16";
@@ -201,7 +201,7 @@ TEST(BandwidthSweep, ProgressReturningFalseCancels) {
 
 TEST(BandwidthSweep, TimerReportingNoTimeIsADeviceError) {
     class BrokenTimer final : public CopyTimer {
-        DeviceInfo info() const override { return {"cuda", "Broken GPU", "", ""}; }
+        DeviceInfo info() const override { return {DeviceKind::Cuda, "Broken GPU", "", ""}; }
         std::string link_name() const override { return ""; }
         double link_gb_per_s() const override { return 0; }
         double time_copies(CopyDirection, HostMemoryKind, std::size_t, int, bool) override { return 0; }
@@ -264,7 +264,7 @@ TEST(BandwidthSweep, EmulatedSweepShowsTheProfileCurves) {
     options.device = "emulated";
     const HardwareProfile profile = load_profile(kDefaultProfile);
     const BandwidthResult result = run_bandwidth_sweep(options, nullptr);
-    EXPECT_EQ(result.device.kind, "emulated");
+    EXPECT_EQ(result.device.kind, DeviceKind::Emulated);
     EXPECT_EQ(result.device.profile, kDefaultProfile);
     EXPECT_EQ(result.link_name, profile.link_name);
     EXPECT_DOUBLE_EQ(result.link_gb_per_s, profile.link_gb_per_s);
@@ -291,7 +291,7 @@ TEST(BandwidthSweep, AutoFallsBackToEmulatedSayingWhy) {
     BandwidthOptions options;
     options.min_bytes = options.max_bytes = kMiB;
     const BandwidthResult result = run_bandwidth_sweep(options, nullptr);
-    EXPECT_EQ(result.device.kind, "emulated");
+    EXPECT_EQ(result.device.kind, DeviceKind::Emulated);
     EXPECT_NE(result.note.find("using the emulated device"), std::string::npos) << result.note;
     EXPECT_EQ(result.points.size(), 6u);
 }

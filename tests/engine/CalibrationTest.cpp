@@ -27,7 +27,7 @@ constexpr double kMiB = 1 << 20;
 // Copy rates that rise with size to a plateau, as PCIe copies do: peak * bytes / (bytes + half).
 class FakeCopyTimer final : public CopyTimer {
 public:
-    DeviceInfo info() const override { return {"cuda", "NVIDIA H100 80GB HBM3", "", "0000:19:00.0, PCIe Gen5 x16"}; }
+    DeviceInfo info() const override { return {DeviceKind::Cuda, "NVIDIA H100 80GB HBM3", "", "0000:19:00.0, PCIe Gen5 x16"}; }
     std::string link_name() const override { return link_known ? "PCIe Gen5 x16" : ""; }
     double link_gb_per_s() const override { return link_known ? 63.0 : 0; }
     double time_copies(CopyDirection direction, HostMemoryKind memory, std::size_t bytes, int repeats,
@@ -211,7 +211,7 @@ TEST_F(CalibratedProfileFile, LoadsBackAndDrivesTheEmulatedDevice) {
     config.device = "emulated:" + path;
     const RunRecord record = test::run_to_end(config);
     EXPECT_EQ(record.summary.error, "");
-    EXPECT_EQ(record.summary.device.kind, "emulated");
+    EXPECT_EQ(record.summary.device.kind, DeviceKind::Emulated);
     EXPECT_EQ(record.summary.device.profile, "h100-pcie5");
     EXPECT_EQ(record.summary.metrics.batches, 40u);
     // The copies ran at the calibrated rate for their size: 48 KiB batches, pinned.

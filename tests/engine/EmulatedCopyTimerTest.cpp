@@ -28,7 +28,7 @@ TEST(EmulatedCopyTimer, PredictsTimeFromTheProfile) {
     EXPECT_DOUBLE_EQ(timer.gb_per_s(CopyDirection::D2H, HostMemoryKind::WriteCombined, kMiB), 44.5);
     EXPECT_EQ(timer.link_name(), "PCIe Gen5 x16");
     EXPECT_DOUBLE_EQ(timer.link_gb_per_s(), 63.0);
-    EXPECT_EQ(timer.info().kind, "emulated");
+    EXPECT_EQ(timer.info().kind, DeviceKind::Emulated);
     EXPECT_EQ(timer.info().profile, "h200-pcie5");
 }
 

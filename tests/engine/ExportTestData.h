@@ -89,7 +89,7 @@ inline RunSummary sample_summary() {
     RunSummary summary;
     summary.config.batch_size = 8;
     summary.config.sample_shape = {3, 32, 32};
-    summary.device = {"emulated", "NVIDIA H200 (modelled)", "h200-pcie5", "PCIe Gen5 x16"};
+    summary.device = {DeviceKind::Emulated, "NVIDIA H200 (modelled)", "h200-pcie5", "PCIe Gen5 x16"};
     summary.host = HostMode::Modeled;
     summary.metrics.wall_s = 2.5;
     summary.metrics.batches = 2;

@@ -17,7 +17,7 @@ std::vector<int> cpus(const std::string& list) { return parse_cpu_list(list).val
 const std::vector<int> kNode0 = cpus("0-15,32-47");
 const std::vector<int> kNode1 = cpus("16-31,48-63");
 
-DeviceInfo emulated() { return DeviceInfo{"emulated", "NVIDIA H200", "h200-pcie5", "", ""}; }
+DeviceInfo emulated() { return DeviceInfo{DeviceKind::Emulated, "NVIDIA H200", "h200-pcie5", "", ""}; }
 
 NumaPlan plan_on_two_sockets(LoaderConfig config) {
     config.topology_xml = "2-socket-2-gpu";

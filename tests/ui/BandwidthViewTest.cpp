@@ -34,7 +34,7 @@ BandwidthOptions small_sweep() {
 ui::BandwidthSweepFunction paced_sweep(int points, std::chrono::milliseconds pause) {
     return [=](const BandwidthOptions&, const std::function<bool(double, const BandwidthPoint&)>& progress) {
         BandwidthResult result;
-        result.device.kind = "emulated";
+        result.device.kind = DeviceKind::Emulated;
         result.device.name = "paced test sweep";
         for (int i = 0; i < points; ++i) {
             std::this_thread::sleep_for(pause);

@@ -98,7 +98,7 @@ BandwidthView::BandwidthView(BandwidthSweepFunction sweep, QWidget* parent)
         plot_->set_link(QString::fromStdString(result.link_name), result.link_gb_per_s);
         if (!cancelled) progress_->setValue(1000);
         const QString device = QStringLiteral("%1 (%2)").arg(QString::fromStdString(result.device.name),
-                                                             QString::fromStdString(result.device.kind));
+                                                             QString::fromUtf8(to_string(result.device.kind)));
         status_->setText(QStringLiteral("%1 %2 points on %3.")
                              .arg(cancelled ? QStringLiteral("Cancelled after") : QStringLiteral("Done:"))
                              .arg(result.points.size())

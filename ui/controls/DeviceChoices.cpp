@@ -24,10 +24,10 @@ bool engine_accepts(const std::string& device) {
 
 }  // namespace
 
-std::vector<DeviceChoice> device_choices() {
-    std::vector<DeviceChoice> choices;
+std::vector<DeviceOption> device_choices() {
+    std::vector<DeviceOption> choices;
     const std::string fallback = LoaderConfig{}.device;
-    if (fallback != "emulated" && fallback.rfind("emulated:", 0) != 0 && fallback.rfind("cuda", 0) != 0) {
+    if (LoaderConfig{}.device_choice().kind == DeviceKind::Auto) {
         choices.push_back({QStringLiteral("%1 · GPU, else emulated").arg(QString::fromStdString(fallback)),
                            fallback, QStringLiteral("The engine picks the first CUDA GPU, or the emulated device "
                                                     "and says why")});
@@ -36,7 +36,8 @@ std::vector<DeviceChoice> device_choices() {
     for (std::size_t i = 0; i < cuda.devices.size(); ++i) {
         const DeviceInfo& info = cuda.devices[i];
         choices.push_back({QStringLiteral("cuda:%1 · %2").arg(i).arg(QString::fromStdString(info.name)),
-                           "cuda:" + std::to_string(i), QString::fromStdString(info.detail)});
+                           std::string(to_string(DeviceKind::Cuda)) + ":" + std::to_string(i),
+                           QString::fromStdString(info.detail)});
     }
     for (const std::string& name : builtin_profile_names()) {
         QString description;
@@ -47,7 +48,8 @@ std::vector<DeviceChoice> device_choices() {
         }
         const bool is_default = name == kDefaultProfile;
         choices.push_back({QStringLiteral("emulated · %1").arg(QString::fromStdString(name)),
-                           is_default ? std::string("emulated") : "emulated:" + name,
+                           is_default ? std::string(to_string(DeviceKind::Emulated))
+                                      : std::string(to_string(DeviceKind::Emulated)) + ":" + name,
                            QStringLiteral("Emulated device, profile %1 (%2): copies and kernels take the times "
                                           "measured on that machine; no GPU is used")
                                .arg(QString::fromStdString(name), description)});
@@ -56,13 +58,13 @@ std::vector<DeviceChoice> device_choices() {
 }
 
 std::string default_device() {
-    const std::string fallback = LoaderConfig{}.device;
-    if (fallback != "emulated" && engine_accepts(fallback)) return fallback;  // e.g. "auto"
-    return cuda_devices().devices.empty() ? std::string("emulated") : std::string("cuda:0");
+    const LoaderConfig defaults;
+    if (defaults.device_choice().kind == DeviceKind::Auto && engine_accepts(defaults.device)) return defaults.device;
+    return cuda_devices().devices.empty() ? std::string(to_string(DeviceKind::Emulated)) : std::string("cuda:0");
 }
 
 bool runs_on_cuda(const LoaderConfig& config) {
-    return config.is_cuda() || (config.device == "auto" && !cuda_devices().devices.empty());
+    return config.is_cuda() || (config.device_choice().kind == DeviceKind::Auto && !cuda_devices().devices.empty());
 }
 
 std::optional<DeviceInfo> cuda_device_of(const LoaderConfig& config) {

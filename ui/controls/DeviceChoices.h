@@ -14,13 +14,13 @@
 
 namespace pinscope::ui {
 
-struct DeviceChoice {
+struct DeviceOption {
     QString label;       // "emulated · h200-pcie5"
     std::string device;  // "emulated:h200-pcie5"
     QString tooltip;
 };
 
-std::vector<DeviceChoice> device_choices();
+std::vector<DeviceOption> device_choices();
 
 // The device a new user gets: LoaderConfig's default where the engine resolves it itself ("auto");
 // otherwise the first CUDA GPU if there is one, else the emulated device.

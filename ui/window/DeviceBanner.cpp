@@ -48,7 +48,7 @@ void DeviceBanner::show_text(bool emulated, const QString& text) {
 
 void DeviceBanner::show_running(const DeviceInfo& info, HostMode host, const std::string& topology_xml) {
     topology_xml_ = topology_xml;
-    if (info.kind == "cuda") {
+    if (info.kind == DeviceKind::Cuda) {
         show_text(false, QStringLiteral("<b>Real GPU:</b> %1 · %2 · %3")
                              .arg(QString::fromStdString(info.name).toHtmlEscaped(),
                                   QString::fromStdString(info.detail).toHtmlEscaped(), host_text(host)));
@@ -67,7 +67,7 @@ void DeviceBanner::show_selected(const LoaderConfig& config) {
         show_text(false, QStringLiteral("<b>Real GPU</b> selected (%1) · press Start").arg(device));
         return;
     }
-    if (config.device.rfind("emulated", 0) != 0) {
+    if (config.device_choice().kind != DeviceKind::Emulated) {
         show_text(true, QStringLiteral("Device <b>%1</b>: a real GPU if the engine finds one, else the emulated device "
                                        "· press Start")
                             .arg(device));

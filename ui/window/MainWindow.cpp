@@ -308,7 +308,7 @@ void MainWindow::refresh_numa() {
     inputs.usage = feed_.numa_usage();
     const DeviceInfo device = feed_.device_info();
     inputs.device_pci_bus_id = device.pci_bus_id;
-    inputs.device_name = device.kind == "cuda" ? device.name : "emulated " + device.profile;
+    inputs.device_name = device.kind == DeviceKind::Cuda ? device.name : "emulated " + device.profile;
     inputs.now_s = feed_.now_s();
     inputs.run_ended = !feed_.running();
     inputs.pinned_peak_bytes = feed_.summary().pinned.reserved_bytes.peak;
@@ -340,9 +340,7 @@ void MainWindow::preview_numa(const LoaderConfig& config) {
     const std::optional<DeviceInfo> cuda = inputs.topology->from_file ? std::nullopt : cuda_device_of(config);
     const TopologyGpu* gpu = run_gpu(config, *inputs.topology, cuda.value_or(DeviceInfo{}));
     inputs.device_pci_bus_id = gpu != nullptr ? gpu->pci_bus_id : cuda ? cuda->pci_bus_id : std::string();
-    inputs.device_name = cuda ? cuda->name
-                              : "emulated " + emulated_profile(config.device.starts_with("emulated") ? config.device
-                                                                                                    : "emulated");
+    inputs.device_name = cuda ? cuda->name : "emulated " + emulated_profile(config.device);
     numa_model_->reset();
     numa_view_->show_snapshot(numa_model_->update(inputs, SpanStore{}));
     controls_->set_run_topology(inputs.topology);

@@ -80,7 +80,7 @@ std::string pci_bus_id_of(const cudaDeviceProp& prop) {
 DeviceInfo cuda_device_info(int ordinal) {
     cudaDeviceProp prop{};
     cuda_call("cudaGetDeviceProperties", ordinal, [&] { return cudaGetDeviceProperties(&prop, ordinal); });
-    return DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop), pci_bus_id_of(prop)};
+    return DeviceInfo{DeviceKind::Cuda, prop.name, "", describe_device(ordinal, prop), pci_bus_id_of(prop)};
 }
 
 std::uint64_t cuda_pinned_bytes_live() { return g_pinned_bytes_live.load(); }
@@ -105,7 +105,7 @@ CudaDeviceList list_cuda_devices_present() {
             (void)cudaGetLastError();
             continue;
         }
-        list.devices.push_back(DeviceInfo{"cuda", prop.name, "", describe_device(ordinal, prop), pci_bus_id_of(prop)});
+        list.devices.push_back(DeviceInfo{DeviceKind::Cuda, prop.name, "", describe_device(ordinal, prop), pci_bus_id_of(prop)});
     }
     if (list.devices.empty()) list.why_none = "the CUDA driver could not describe any of its GPUs";
     return list;

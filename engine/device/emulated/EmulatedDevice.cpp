@@ -21,7 +21,7 @@ EmulatedDevice::EmulatedDevice(HardwareProfile profile, HostMode host, std::shar
 
 DeviceInfo emulated_device_info(const HardwareProfile& profile) {
     // The host mode and profile are said by whoever prints this; the detail says what it models.
-    return DeviceInfo{"emulated", profile.description, profile.name, "modelled on " + profile.link_name, ""};
+    return DeviceInfo{DeviceKind::Emulated, profile.description, profile.name, "modelled on " + profile.link_name, ""};
 }
 
 DeviceInfo EmulatedDevice::info() const { return emulated_device_info(profile_); }

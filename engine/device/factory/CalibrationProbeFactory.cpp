@@ -18,12 +18,13 @@ constexpr const char* kNeedsGpu = "calibrate needs a real NVIDIA GPU";
 
 std::unique_ptr<CalibrationProbe> open_calibration_probe(const std::string& device) {
     check_device_name(device);
-    if (device == "auto") {
+    const DeviceKind kind = parse_device(device)->kind;  // checked above
+    if (kind == DeviceKind::Auto) {
         const CudaDeviceList cuda = list_cuda_devices();
         if (cuda.devices.empty()) throw DeviceError(std::string(kNeedsGpu) + " and there is none: " + cuda.why_none);
         return open_calibration_probe("cuda:0");
     }
-    if (!(device == "cuda" || device.starts_with("cuda:")))
+    if (kind != DeviceKind::Cuda)
         throw DeviceError(std::string(kNeedsGpu) + ": " + device +
                           " is the emulated device, which replays a profile rather than measuring one; calibrate a "
                           "CUDA device (cuda or cuda:N)");

@@ -13,8 +13,9 @@ namespace pinscope {
 
 std::unique_ptr<CopyTimer> open_copy_timer(const std::string& device) {
     check_device_name(device);
-    if (device == "auto") return open_copy_timer(resolve_device(device).device);
-    if (device == "cuda" || device.starts_with("cuda:")) {
+    const DeviceKind kind = parse_device(device)->kind;  // checked above
+    if (kind == DeviceKind::Auto) return open_copy_timer(resolve_device(device).device);
+    if (kind == DeviceKind::Cuda) {
 #if PINSCOPE_HAVE_CUDA
         return open_cuda_copy_timer(cuda_ordinal(device));
 #else

@@ -12,7 +12,7 @@
 namespace pinscope {
 
 OpenedDevice open_device(const LoaderConfig& config) {
-    if (config.device == "auto") {
+    if (config.device_choice().kind == DeviceKind::Auto) {
         LoaderConfig resolved = config;
         resolved.device = resolve_device(config.device).device;
         return open_device(resolved);
@@ -33,10 +33,10 @@ OpenedDevice open_device(const LoaderConfig& config) {
 }
 
 ResolvedDevice resolve_device(const std::string& device) {
-    if (device != "auto") return {device, {}};
+    if (const auto choice = parse_device(device); !choice || choice->kind != DeviceKind::Auto) return {device, {}};
     const CudaDeviceList cuda = list_cuda_devices();
     if (!cuda.devices.empty()) return {"cuda:0", {}};
-    return {"emulated", "no CUDA GPU (" + cuda.why_none + "): using the emulated device, profile " + kDefaultProfile};
+    return {to_string(DeviceKind::Emulated), "no CUDA GPU (" + cuda.why_none + "): using the emulated device, profile " + kDefaultProfile};
 }
 
 CudaDeviceList list_cuda_devices() {
