@@ -6,12 +6,12 @@
 
 #include "app/cli/TextTable.h"
 #include "engine/sweep/SweepPlan.h"
+#include "engine/text/Units.h"
 
 namespace pinscope::cli {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
 
 std::string fixed(double value, int decimals) {
     char buffer[64];
@@ -39,7 +39,7 @@ std::vector<std::string> cells(const SweepRow& row) {
             percent(m.copy_hidden),
             percent(m.gpu_starved),
             percent(m.consumer_wait),
-            fixed(static_cast<double>(row.summary.pinned.reserved_bytes.peak) / kMiB, 1)};
+            fixed(static_cast<double>(row.summary.pinned.reserved_bytes.peak) / static_cast<double>(kMiB), 1)};
 }
 
 }  // namespace

@@ -19,12 +19,12 @@
 #include "engine/export/ExportFormat.h"
 #include "engine/files/AtomicFile.h"
 #include "engine/metrics/Median.h"
+#include "engine/text/Units.h"
 
 namespace pinscope {
 
 namespace {
 
-constexpr std::size_t kMiB = std::size_t{1} << 20;
 constexpr std::size_t kMinCopyBytes = 64 * 1024;
 constexpr std::size_t kMaxCopyBytes = std::size_t{1} << 30;
 constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the h200-pcie5 profile states the pageable hold at

@@ -9,6 +9,7 @@
 #include "engine/config/DeviceChoice.h"
 #include "engine/config/PinnedBudget.h"
 #include "engine/text/TextFormat.h"
+#include "engine/text/Units.h"
 #include "engine/topology/MachineTopology.h"
 
 namespace pinscope {
@@ -21,8 +22,6 @@ namespace {
 
 using config_detail::format_number;
 
-constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
-constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 
 constexpr std::uint64_t kMaxBatchSize = 65536;
 constexpr std::size_t kMaxDimensions = 8;

@@ -10,6 +10,7 @@
 #include "engine/BuildConfig.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/export/ExportFormat.h"
+#include "engine/text/Units.h"
 
 namespace pinscope {
 
@@ -18,8 +19,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint64_t>::max();
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kGiB = kMiB * 1024.0;
 constexpr std::size_t kMaxWarningLines = 4;  // with the metric rows, the summary stays under 25 lines
 
 // Ratios of measured times can overshoot 1 by rounding; a fraction is shown as one.
@@ -85,8 +84,8 @@ json numa_json(const RunSummary& summary) {
     };
 }
 
-std::string mib(double bytes) { return format_fixed(bytes / kMiB, 1) + " MiB"; }
-std::string gib(double bytes) { return format_fixed(bytes / kGiB, 1) + " GiB"; }
+std::string mib(double bytes) { return format_fixed(bytes / static_cast<double>(kMiB), 1) + " MiB"; }
+std::string gib(double bytes) { return format_fixed(bytes / static_cast<double>(kGiB), 1) + " GiB"; }
 std::string percent(double value) { return format_fixed(100.0 * fraction(value), 1) + " %"; }
 std::string on_off(bool value) { return value ? "on" : "off"; }
 
@@ -105,7 +104,7 @@ std::string device_line(const RunSummary& summary) {
 std::string config_line(const LoaderConfig& config) {
     std::string line = "batch " + std::to_string(config.batch_size) + "x" + shape_to_string(config.sample_shape) +
                        " " + to_string(config.dtype) + " (" +
-                       format_fixed(static_cast<double>(config.batch_bytes()) / 1e6, 1) + " MB), workers " +
+                       memory_text(static_cast<double>(config.batch_bytes())) + "), workers " +
                        std::to_string(config.num_workers);
     if (config.num_workers > 0) line += ", prefetch " + std::to_string(config.effective_prefetch_factor());
     line += ", pin_memory " + on_off(config.pin_memory);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/text/TextFormat.h"
+#include "engine/text/Units.h"
 
 #include <array>
 #include <charconv>
@@ -26,7 +27,6 @@ std::string format_shortest(double value) {
 }
 
 std::string format_size(std::uint64_t bytes) {
-    constexpr std::uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
     if (bytes >= kGiB && bytes % kGiB == 0) return std::to_string(bytes / kGiB) + " GiB";
     if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
     if (bytes >= kKiB && bytes < kMiB && bytes % kKiB == 0) return std::to_string(bytes / kKiB) + " KiB";
@@ -34,7 +34,6 @@ std::string format_size(std::uint64_t bytes) {
 }
 
 std::string format_size_rounded(std::uint64_t bytes) {
-    constexpr std::uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
     const auto [unit, name] = bytes >= kGiB ? std::pair{kGiB, "GiB"} : bytes >= kMiB ? std::pair{kMiB, "MiB"} : std::pair{kKiB, "KiB"};
     return format_shortest(std::round(static_cast<double>(bytes) / static_cast<double>(unit) * 10) / 10) + " " + name;
 }

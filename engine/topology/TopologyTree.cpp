@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/text/Units.h"
 #include "engine/topology/CpuList.h"
 
 namespace pinscope {
@@ -11,7 +12,7 @@ namespace {
 
 std::string gib(std::uint64_t bytes) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / static_cast<double>(kGiB));
     return text;
 }
 

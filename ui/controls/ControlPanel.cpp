@@ -25,6 +25,7 @@
 #include "engine/config/PinnedBudget.h"
 #include "engine/memory/PinnedPool.h"
 #include "engine/numa/NumaPlan.h"
+#include "engine/text/Units.h"
 #include "ui/controls/ConfigChanges.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/controls/FieldMarks.h"
@@ -38,7 +39,6 @@ namespace pinscope::ui {
 namespace {
 
 constexpr int kDebounceMs = 250;
-constexpr std::uint64_t kMiB = 1u << 20;
 
 const DType kDTypes[] = {DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32, DType::I64, DType::F64};
 const PinMode kPinModes[] = {PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker};

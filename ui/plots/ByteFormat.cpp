@@ -1,21 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plots/ByteFormat.h"
-
-#include <cmath>
+#include "engine/text/Units.h"
 
 namespace pinscope::ui {
 
-QString memory_text(double bytes, int decimals) {
-    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    double value = bytes;
-    while (std::abs(value) >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    // Whole numbers need no decimals: "64 MiB", not "64.0 MiB".
-    const int places = (unit == 0 || std::abs(value - std::round(value)) < 0.05) ? 0 : decimals;
-    return QStringLiteral("%1 %2").arg(value, 0, 'f', places).arg(QString::fromLatin1(units[unit]));
-}
+QString memory_text(double bytes, int decimals) { return QString::fromStdString(pinscope::memory_text(bytes, decimals)); }
 
 }  // namespace pinscope::ui

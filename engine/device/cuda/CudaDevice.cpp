@@ -14,6 +14,7 @@
 #include "engine/device/cuda/CudaCheck.h"
 #include "engine/memory/PageLockedMemory.h"
 #include "engine/numa/PagePlacement.h"
+#include "engine/text/Units.h"
 
 namespace pinscope {
 namespace {
@@ -59,7 +60,7 @@ std::string describe_device(int ordinal, const cudaDeviceProp& prop) {
     if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal) != cudaSuccess) (void)cudaGetLastError();
     int driver = 0;
     if (cudaDriverGetVersion(&driver) != cudaSuccess) (void)cudaGetLastError();
-    const double gib = static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+    const double gib = static_cast<double>(prop.totalGlobalMem) / static_cast<double>(kGiB);
     char text[256];
     std::snprintf(text, sizeof text, "PCI %s, %d SMs, %.0f GiB, compute %d.%d, driver CUDA %d.%d",
                   bus_id[0] ? bus_id : "unknown", prop.multiProcessorCount, gib, prop.major, prop.minor,
