@@ -46,7 +46,7 @@ int run_headless(const CommandLine& line) {
             if (!window.feed().running())
                 say(QStringLiteral("the run ended after %1 s, before the screenshot: it shows the ended run (its pinned "
                                    "memory released, the peak given)")
-                        .arg(window.feed().now_s(), 0, 'f', 1));
+                        .arg(window.feed().has_run() ? window.feed().last_frame()->seconds() : 0.0, 0, 'f', 1));
             QDir().mkpath(QFileInfo(line.screenshot).absolutePath());
             ui::save_widget_image(window, line.screenshot, line.scale);
             say(QStringLiteral("wrote %1 (%2x%3 at scale %4, platform %5)")

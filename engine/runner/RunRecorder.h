@@ -16,8 +16,7 @@ public:
     virtual ~RunRecorder() = default;
     // Before anything else, on the thread that starts the run: time zero of the run.
     virtual void begin(TimeNs origin) = 0;
-    // From the observer thread (or one asking for the summary), under the run's lock: never two at
-    // once. Calls after finish() are to be ignored.
+    // From the run's observer thread only. Calls after finish() are to be ignored.
     virtual void record(const TraceDelta& delta) = 0;
     virtual void record(const NumaSample& sample) = 0;
     // By the recorder's owner once the run has ended (Runner::stop returned), with its summary.

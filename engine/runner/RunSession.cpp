@@ -50,14 +50,19 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       origin_(now_ns()),
       config_(config),
       topology_(std::move(topology)),
+      memlock_limit_(memlock_limit_bytes()),
+      memlock_exempt_(memlock_limit_exempt()),
       reader_(*trace_),
-      metrics_(origin_, options.window_s) {
-    metrics_.set_batch_size(config.batch_size);
+      metrics_(origin_, options.window_s),
+      source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr) {
     trace_->set_all_spans(options.trace_all_spans);
     join_run(*device_.device);
     if (options_.recorder) options_.recorder->begin(origin_);
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
+    summary_ = make_summary(origin_);
+    // The first frame is there at once: the device, topology and configuration, nothing run yet.
+    if (source_) source_->add(TraceDelta{}, origin_, Metrics{}, summary_, topology_, false);
     running_ = true;
     engine_ = std::thread(&RunSession::engine_main, this);
     observer_ = std::thread(&RunSession::observer_main, this);
@@ -138,12 +143,7 @@ void RunSession::stop() {
 
 void RunSession::wait() {
     std::unique_lock lock(state_mutex_);
-    ended_.wait(lock, [&] { return engine_done_; });
-}
-
-bool RunSession::finished() const {
-    std::lock_guard lock(state_mutex_);
-    return engine_done_;
+    ended_.wait(lock, [&] { return observed_end_; });
 }
 
 DeviceInfo RunSession::device_info() const {
@@ -180,13 +180,9 @@ void RunSession::engine_main() {
             pool_.reset();
         }
     }
-    {
-        std::lock_guard lock(state_mutex_);
-        engine_done_ = true;
-        end_time_ = now_ns();
-    }
-    running_ = false;
-    ended_.notify_all();
+    std::lock_guard lock(state_mutex_);
+    engine_done_ = true;
+    end_time_ = now_ns();
 }
 
 void RunSession::run_segments() {
@@ -236,30 +232,35 @@ void RunSession::run_segments() {
             std::lock_guard lock(config_mutex_);
             config_ = *next;
         }
-        {
-            std::lock_guard lock(state_mutex_);
-            metrics_.set_batch_size(next->batch_size);
-        }
         config = *next;
         // A run by batches counts every batch since the start; one that is over has nothing left.
         if (config.batches && next_batch >= *config.batches) return;
     }
 }
 
+// Every period: the counters into the trace, then everything new in the trace to the metrics,
+// the recorder and the frames. Once the engine thread has ended, one last time, and the run ends.
 void RunSession::observer_main() {
     while (true) {
         bool done = false;
+        TimeNs now = now_ns();
         {
             std::lock_guard lock(state_mutex_);
             done = engine_done_;
+            if (done) now = end_time_;
         }
-        const TimeNs now = now_ns();
-        stop_at_deadline(now);
+        if (!done) stop_at_deadline(now);
         sample_counters(now);
-        observe();
-        if (done) return;
+        observe(now, done);
+        if (done) break;
         std::this_thread::sleep_for(kObservePeriod);
     }
+    {
+        std::lock_guard lock(state_mutex_);
+        observed_end_ = true;
+    }
+    running_ = false;
+    ended_.notify_all();
 }
 
 // The pipeline sends nothing past the deadline; stopping there too ends the batches in flight,
@@ -287,21 +288,26 @@ void RunSession::sample_counters(TimeNs now) {
     trace_->add(Counter::H2DGbPerS, now, rate);  // bytes per ns = GB/s
     if (options_.recorder) {
         const NumaUsage usage = numa_.usage();
-        std::lock_guard lock(state_mutex_);
         options_.recorder->record(NumaSample{now, usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
     }
 }
 
-void RunSession::observe() const {
-    std::lock_guard lock(state_mutex_);
+void RunSession::observe(TimeNs now, bool ended) {
     delta_.clear();
     reader_.poll(delta_);
+    metrics_.set_batch_size(config().batch_size);
     metrics_.add(delta_.spans);
     if (options_.recorder) options_.recorder->record(delta_);
+    RunSummary summary = make_summary(now);
+    const Metrics window = metrics_.window(now);
+    if (source_) source_->add(delta_, now, window, summary, topology(), ended);
+    std::lock_guard lock(state_mutex_);
+    summary_ = std::move(summary);
+    window_ = window;
 }
 
-RunSummary RunSession::summary() const {
-    observe();  // take in what the trace holds now, so that a summary after the end is final
+// The observer's (or, before it starts, the constructor's): reads the metrics and the trace reader.
+RunSummary RunSession::make_summary(TimeNs now) const {
     RunSummary s;
     s.config = config();
     s.device = device_info();
@@ -310,8 +316,8 @@ RunSummary RunSession::summary() const {
         std::lock_guard lock(pool_mutex_);
         s.pinned = pool_ ? pool_->stats() : last_pool_stats_;
     }
-    s.memlock_limit_bytes = memlock_limit_bytes();
-    s.memlock_exempt = memlock_limit_exempt();
+    s.memlock_limit_bytes = memlock_limit_;
+    s.memlock_exempt = memlock_exempt_;
     s.reconfigurations = reconfigurations_;
     if (const auto topology = this->topology()) {
         s.numa.topology_source = topology->source;
@@ -320,18 +326,23 @@ RunSummary RunSession::summary() const {
     }
     s.numa.usage = numa_.usage();
     s.numa.pinned_peak = numa_.peak_pinned();
-    std::lock_guard lock(state_mutex_);
-    s.metrics = metrics_.whole_run(engine_done_ ? end_time_ : now_ns());
+    s.metrics = metrics_.whole_run(now);
     s.dropped_spans = reader_.dropped_spans();
     s.model_lag = model_lag_->share_of(static_cast<TimeNs>(s.metrics.wall_s * 1e9));
+    std::lock_guard lock(state_mutex_);
     s.warnings = warnings_;
     s.error = error_;
     return s;
 }
 
+RunSummary RunSession::summary() const {
+    std::lock_guard lock(state_mutex_);
+    return summary_;
+}
+
 Metrics RunSession::window_metrics() const {
     std::lock_guard lock(state_mutex_);
-    return metrics_.window(engine_done_ ? end_time_ : now_ns());
+    return window_;
 }
 
 }  // namespace pinscope

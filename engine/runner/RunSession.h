@@ -16,6 +16,7 @@
 #include "engine/metrics/MetricsTracker.h"
 #include "engine/numa/NumaTracker.h"
 #include "engine/pipeline/PipelineGauges.h"
+#include "engine/runner/LiveRunSource.h"
 #include "engine/runner/Runner.h"
 
 namespace pinscope {
@@ -34,7 +35,6 @@ public:
     void request_reconfigure(const LoaderConfig& config, std::shared_ptr<const MachineTopology> topology);
     void stop();   // abandon the batches in flight, end the device's work, join both threads
     void wait();   // until the engine thread has ended
-    bool finished() const;
 
     std::shared_ptr<const Trace> trace() const { return trace_; }
     TimeNs origin() const { return origin_; }
@@ -42,14 +42,18 @@ public:
     DeviceInfo device_info() const;
     std::shared_ptr<const MachineTopology> topology() const;
     NumaUsage numa_usage() const { return numa_.usage(); }
+    // As the observer last saw them: final once wait() or stop() has returned.
     RunSummary summary() const;
     Metrics window_metrics() const;
+    // The run's frames, built by the observer; null unless RunnerOptions::frames.
+    std::shared_ptr<LiveRunSource> source() const { return source_; }
 
 private:
     void engine_main();
     void run_segments();
     void observer_main();
-    void observe() const;
+    void observe(TimeNs now, bool ended);
+    RunSummary make_summary(TimeNs now) const;
     void sample_counters(TimeNs now);
     void stop_at_deadline(TimeNs now);  // the run's length ends it as a stop does
     void message(Severity severity, const std::string& text);
@@ -83,17 +87,25 @@ private:
     std::unique_ptr<PinnedPool> pool_;
     PoolStats last_pool_stats_;
 
-    mutable std::mutex state_mutex_;            // everything the observer keeps
+    mutable std::mutex state_mutex_;            // what the engine thread reports and the observer last saw
     std::condition_variable ended_;
     bool engine_done_ = false;
+    bool observed_end_ = false;                 // the observer has taken in everything the run did
     TimeNs end_time_ = 0;
-    mutable TraceReader reader_;
-    mutable TraceDelta delta_;
-    mutable MetricsTracker metrics_;
+    RunSummary summary_;
+    Metrics window_;
     std::vector<std::string> warnings_;
     const std::shared_ptr<ModelLag> model_lag_ = std::make_shared<ModelLag>();
     std::string error_;
     std::deque<std::pair<TimeNs, std::uint64_t>> h2d_history_;
+    const std::uint64_t memlock_limit_;
+    const bool memlock_exempt_;
+
+    // The observer thread's own.
+    TraceReader reader_;
+    TraceDelta delta_;
+    MetricsTracker metrics_;
+    std::shared_ptr<LiveRunSource> source_;
 
     std::thread engine_;
     std::thread observer_;

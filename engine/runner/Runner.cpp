@@ -55,5 +55,6 @@ std::shared_ptr<const MachineTopology> Runner::topology() const { return session
 NumaUsage Runner::numa_usage() const { return session_ ? session_->numa_usage() : NumaUsage{}; }
 RunSummary Runner::summary() const { return session_ ? session_->summary() : RunSummary{}; }
 Metrics Runner::window_metrics() const { return session_ ? session_->window_metrics() : Metrics{}; }
+std::shared_ptr<RunSource> Runner::source() const { return session_ ? session_->source() : nullptr; }
 
 }  // namespace pinscope

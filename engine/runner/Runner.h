@@ -21,6 +21,7 @@ namespace pinscope {
 
 class Device;
 class RunSession;
+class RunSource;
 
 struct RunnerOptions {
     MessageSink messages;                  // warnings and errors, from any engine thread
@@ -29,6 +30,8 @@ struct RunnerOptions {
     std::size_t span_capacity = Trace::kDefaultSpanCapacity;
     bool trace_all_spans = true;           // false: compute spans only and untimed copies (to measure tracing's cost)
     double window_s = 1.0;                 // sliding window of window_metrics()
+    // Build the run's frames for a reader (the window): Runner::source(). Off, nothing is kept.
+    bool frames = false;
     // Makes the device; the default picks it from config.device. Tests inject failing devices here.
     std::function<std::unique_ptr<Device>(const LoaderConfig&)> make_device;
 };
@@ -51,7 +54,8 @@ public:
     // does not), modelled waits and the GPU's kernel end early, and every pinned block is freed
     // when it returns. A run also stops this way when its length in seconds is reached.
     void stop();
-    // Waits until the run has ended by its length, by stop() or by an error.
+    // Waits until the run has ended by its length, by stop() or by an error, and the observer has
+    // taken in all it did.
     void wait();
 
     bool running() const { return running_.load(); }
@@ -65,9 +69,13 @@ public:
     std::shared_ptr<const MachineTopology> topology() const;
     // Pinned bytes by node and cross-node traffic so far; cheap and thread-safe (the UI polls it).
     NumaUsage numa_usage() const;
-    // Whole-run summary so far (final once the run has ended).
+    // Whole-run summary and the sliding window as the observer thread last saw them (every 10 ms);
+    // final once stop() or wait() has returned.
     RunSummary summary() const;
     Metrics window_metrics() const;
+    // The current (or last) run's frames, one per call of next_frame(); null before a run or
+    // without RunnerOptions::frames.
+    std::shared_ptr<RunSource> source() const;
 
 private:
     RunnerOptions options_;

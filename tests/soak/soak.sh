@@ -28,8 +28,8 @@
 #  window  SpanStore: SpanStore::kDefaultCapacity (2,000,000 spans), full after 2M spans.
 #          LaneSummary (timeline folding): at most LaneSummary::kMaxBins (32,768) bins a lane; bins
 #          merge (their width doubles) when full, so it stops growing after the first minutes.
-#          EngineFeed counters: 1,000,000 samples (5 counters every 10 ms: full after 2,000 s).
-#          EngineFeed NUMA samples: 1,000,000 (about 30 a second: full past the hour).
+#          RunHistory counters (the exports): 1,000,000 samples (5 counters every 10 ms: full after 2,000 s).
+#          RunHistory NUMA samples (one per frame): 1,000,000 (about 30 a second: full past the hour).
 #          Plots: TimeSeriesPlot keeps kMaxPoints (200,000) points per line; a counter line gets
 #          one every 10 ms: full after 2,000 s.
 set -euo pipefail

@@ -103,7 +103,7 @@ private slots:
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
         QVERIFY(window_->start());
-        QTRY_VERIFY_WITH_TIMEOUT(window_->feed().spans().size() > 500, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->timeline().store().size() > 500, 5000);
     }
 
     void cleanupTestCase() { window_.reset(); }

@@ -45,7 +45,11 @@ class MainWindowTest : public QObject {
 
     std::unique_ptr<ui::MainWindow> window_;
 
-    const ui::SpanStore& spans() { return window_->feed().spans(); }
+    std::vector<Marker> markers_;  // every marker the window was fed
+
+    const ui::SpanStore& spans() { return window_->timeline().store(); }
+    const RunFrame& frame() { return *window_->feed().last_frame(); }
+    LoaderConfig engine_config() { return frame().summary.config; }
     void start_and_wait_for_spans() {
         QVERIFY(window_->start());
         QTRY_VERIFY_WITH_TIMEOUT(spans().size() > 200, 5000);
@@ -56,6 +60,10 @@ private slots:
 
     void init() {
         window_ = std::make_unique<ui::MainWindow>(test::quiet_window());
+        markers_.clear();
+        connect(&window_->feed(), &ui::RunFeed::frame, window_.get(), [this](const RunFrame& f) {
+            markers_.insert(markers_.end(), f.markers.begin(), f.markers.end());
+        });
         window_->set_config(test::live_config());
         window_->resize(1600, 1000);
         window_->show();
@@ -88,15 +96,15 @@ private slots:
 
     void togglingPinMemoryReconfiguresTheEngineAndMarksTheTimeline() {
         start_and_wait_for_spans();
-        QVERIFY(window_->feed().engine_config().pin_memory);
+        QVERIFY(engine_config().pin_memory);
         window_->controls().pin_memory()->click();
         window_->controls().flush();
-        QTRY_VERIFY_WITH_TIMEOUT(!window_->feed().engine_config().pin_memory, 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(!engine_config().pin_memory, 3000);
         QTRY_VERIFY_WITH_TIMEOUT(window_->timeline().marker_count() >= 1, 3000);
         QVERIFY2(window_->timeline().marker_texts().join(QLatin1Char('|')).contains(QStringLiteral("pin_memory: on → off")),
                  qPrintable(window_->timeline().marker_texts().join(QLatin1Char('|'))));
         // Its effect shows: no more pinning, and the consumer is held in pageable copies.
-        const TimeNs marker = window_->feed().markers().back().time;
+        const TimeNs marker = markers_.back().time;
         QTRY_VERIFY_WITH_TIMEOUT(count_stage(spans(), Stage::Staging, marker) > 20, 5000);
         QCOMPARE(count_stage(spans(), Stage::Pin, marker), 0u);
     }
@@ -106,7 +114,7 @@ private slots:
         window_->controls().num_workers()->setValue(6);
         window_->controls().flush();
         QTRY_VERIFY_WITH_TIMEOUT(has_lane(spans(), {LaneKind::Worker, 5}), 5000);
-        QCOMPARE(window_->feed().engine_config().num_workers, 6u);
+        QCOMPARE(engine_config().num_workers, 6u);
     }
 
     // Prefetch 12 with 8 workers (pool) is refused: the reason is in view in the 1600x1000
@@ -125,7 +133,7 @@ private slots:
         QVERIFY(controls.applies_after_pause());
         controls.flush();  // the pause ends
         QCOMPARE(controls.prefetch_factor()->value(), 6);
-        QCOMPARE(window_->feed().engine_config().prefetch_factor, std::optional<std::uint32_t>(6));
+        QCOMPARE(engine_config().prefetch_factor, std::optional<std::uint32_t>(6));
         QVERIFY(window_->feed().running());
         const QLabel* message = controls.issue_label();
         QVERIFY2(message->text().startsWith(QStringLiteral("Not applied: prefetch_factor: 6 → 12")), qPrintable(message->text()));
@@ -136,8 +144,8 @@ private slots:
 
         controls.pin_memory()->click();
         controls.flush();
-        QTRY_VERIFY_WITH_TIMEOUT(!window_->feed().engine_config().pin_memory, 3000);
-        QCOMPARE(window_->feed().engine_config().prefetch_factor, std::optional<std::uint32_t>(6));
+        QTRY_VERIFY_WITH_TIMEOUT(!engine_config().pin_memory, 3000);
+        QCOMPARE(engine_config().prefetch_factor, std::optional<std::uint32_t>(6));
         QCOMPARE(controls.prefetch_factor()->value(), 6);
         QVERIFY(controls.issue_text().isEmpty());
     }
@@ -148,7 +156,7 @@ private slots:
         config.device = "auto";
         window_->set_config(config);
         start_and_wait_for_spans();
-        QVERIFY(window_->feed().engine_config().device != "auto");
+        QVERIFY(engine_config().device != "auto");
         window_->controls().pin_memory()->click();
         window_->controls().flush();
         QCOMPARE(window_->statusBar()->currentMessage(), QStringLiteral("Reconfiguring: pin_memory: on → off"));
@@ -173,7 +181,7 @@ private slots:
         QCOMPARE(window_->controls().applied().seconds, std::optional<double>(ui::ControlPanel::kUntilStoppedSeconds));
         QVERIFY(!window_->controls().applied().batches);
         QVERIFY(window_->start());
-        QCOMPARE(window_->feed().engine_config().seconds, std::optional<double>(ui::ControlPanel::kUntilStoppedSeconds));
+        QCOMPARE(engine_config().seconds, std::optional<double>(ui::ControlPanel::kUntilStoppedSeconds));
     }
 
     void freezingKeepsTheViewWhileTheEngineRuns() {
@@ -194,7 +202,7 @@ private slots:
     void clickingASpanHighlightsItsBatchAcrossTheLanes() {
         start_and_wait_for_spans();
         // The live view (its last 0.3 s) full of the run's spans.
-        QTRY_VERIFY(window_->feed().now_s() > 0.6);
+        QTRY_VERIFY(frame().seconds() > 0.6);
         window_->set_frozen(true);
         ui::TimelinePlot& timeline = window_->timeline();
         timeline.replot(QCustomPlot::rpImmediateRefresh);
@@ -203,13 +211,13 @@ private slots:
         const QCPRange range = timeline.xAxis->range();
         const Span* target = nullptr;
         for (const Span& s : compute.spans) {
-            const double from = static_cast<double>(s.start - window_->feed().origin()) * 1e-9;
-            const double to = static_cast<double>(s.end - window_->feed().origin()) * 1e-9;
+            const double from = static_cast<double>(s.start - frame().origin) * 1e-9;
+            const double to = static_cast<double>(s.end - frame().origin) * 1e-9;
             if (from > range.lower + range.size() * 0.3 && to < range.upper - range.size() * 0.1) target = &s;
         }
         QVERIFY(target != nullptr);
         const Span clicked = *target;
-        const double mid = static_cast<double>((clicked.start + clicked.end) / 2 - window_->feed().origin()) * 1e-9;
+        const double mid = static_cast<double>((clicked.start + clicked.end) / 2 - frame().origin) * 1e-9;
         const QPoint pos(static_cast<int>(timeline.xAxis->coordToPixel(mid)),
                          static_cast<int>(timeline.yAxis->coordToPixel(spans().row_of(clicked.lane))));
         QTest::mouseClick(&timeline, Qt::LeftButton, Qt::NoModifier, pos);
@@ -279,8 +287,8 @@ private slots:
         start_and_wait_for_spans();
         window_->stop();
         QVERIFY(!window_->feed().running());
-        QCOMPARE(window_->feed().summary().pinned.reserved_bytes.current, 0);
-        QVERIFY(window_->feed().summary().metrics.batches > 0);
+        QCOMPARE(frame().summary.pinned.reserved_bytes.current, 0);
+        QVERIFY(frame().summary.metrics.batches > 0);
     }
 };
 

@@ -120,19 +120,18 @@ private slots:
 
     // The whole-run view: a marker near the right end and markers crowded together.
     void markerLabelsStayWholeInsideThePlotAndOffTheLanes() {
-        ui::SpanStore store;
-        store.add(test::synthetic_spans(4000, 0, 20'000'000));  // about 11 s
-        ui::TimelinePlot plot(store);
+        ui::TimelinePlot plot;
         plot.resize(1200, 400);
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
         plot.reset(0);
+        plot.add_spans(test::synthetic_spans(4000, 0, 20'000'000));  // about 11 s
         plot.refresh(10);
         std::vector<Marker> markers;
         const QString last = QStringLiteral("reconfigured: pin_memory: on → off");
         for (int i = 0; i < 6; ++i)
             markers.push_back({static_cast<TimeNs>(1'000'000'000 + i * 20'000'000), MarkerKind::Reconfigured, "reconfigured: num_workers 4 -> " + std::to_string(i + 1)});
-        const TimeNs end = store.latest_end();
+        const TimeNs end = plot.store().latest_end();
         markers.push_back({end - 100'000'000, MarkerKind::Reconfigured, "reconfigured: pin_memory: on -> off"});
         plot.add_markers(markers);
         plot.set_frozen(true);

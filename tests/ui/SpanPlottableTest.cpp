@@ -43,10 +43,9 @@ private slots:
     void initTestCase() { test::prepare_application(); }
 
     void zoomedOutFoldsNarrowSpans() {
-        ui::SpanStore store;
-        store.add(test::synthetic_spans(60'000, kOrigin));
-        ui::TimelinePlot plot(store);
+        ui::TimelinePlot plot;
         plot.reset(kOrigin);
+        plot.add_spans(test::synthetic_spans(60'000, kOrigin));
         plot.resize(1200, 600);
         plot.set_frozen(true);
         plot.refresh(0);  // lanes; the x range stays while frozen
@@ -59,10 +58,9 @@ private slots:
     }
 
     void zoomedInDrawsEverySpan() {
-        ui::SpanStore store;
-        store.add(test::synthetic_spans(60'000, kOrigin));
-        ui::TimelinePlot plot(store);
+        ui::TimelinePlot plot;
         plot.reset(kOrigin);
+        plot.add_spans(test::synthetic_spans(60'000, kOrigin));
         plot.resize(1200, 600);
         plot.set_frozen(true);
         plot.refresh(0);  // lanes; the x range stays while frozen
@@ -76,16 +74,15 @@ private slots:
     }
 
     void hoverFindsTheSpanUnderTheMouse() {
-        ui::SpanStore store;
-        store.add(test::synthetic_spans(6000, kOrigin));
-        ui::TimelinePlot plot(store);
+        ui::TimelinePlot plot;
         plot.reset(kOrigin);
+        plot.add_spans(test::synthetic_spans(6000, kOrigin));
         plot.resize(1200, 600);
         plot.set_frozen(true);
         plot.refresh(0);  // lanes; the x range stays while frozen
         plot.xAxis->setRange(1.0, 1.02);
         plot.replot(QCustomPlot::rpImmediateRefresh);
-        const int compute_row = store.row_of({LaneKind::ComputeStream, 0});
+        const int compute_row = plot.store().row_of({LaneKind::ComputeStream, 0});
         // The compute span of the batch whose copy starts at 1.01 s runs from 1.010625 s to 1.0125 s.
         const double x = plot.xAxis->coordToPixel(1.0115);
         const double y = plot.yAxis->coordToPixel(compute_row);
@@ -107,10 +104,9 @@ private slots:
             spans.push_back({kOrigin + t, kOrigin + t + tick, batch++, 0, Stage::Compute, lane});
         for (TimeNs t = 5'000 * kMs; t < 10'000 * kMs; t += 4 * tick)  // then a quarter of the time
             spans.push_back({kOrigin + t, kOrigin + t + tick, batch++, 0, Stage::Compute, lane});
-        ui::SpanStore store;
-        store.add(spans);
-        ui::TimelinePlot plot(store);
+        ui::TimelinePlot plot;
         plot.reset(kOrigin);
+        plot.add_spans(spans);
         plot.resize(1200, 600);
         plot.set_frozen(true);
         plot.refresh(0);
@@ -148,10 +144,9 @@ private slots:
                 spans.push_back({kOrigin + t, kOrigin + t + 8 * kMs, batch, 0, Stage::Load, {LaneKind::Worker, w}});
             spans.push_back({kOrigin + t, kOrigin + t + 5 * kMs, batch++, 0, Stage::Wait, {LaneKind::Consumer, 0}});
         }
-        ui::SpanStore store;
-        store.add(spans);
-        ui::TimelinePlot plot(store);
+        ui::TimelinePlot plot;
         plot.reset(kOrigin);
+        plot.add_spans(spans);
         plot.add_markers({{kOrigin + 999 * kMs, MarkerKind::Reconfigured, "reconfigured: num_workers: 4 -> 2"}});
         plot.resize(1200, 600);
         plot.set_live_window(0.3);
@@ -169,8 +164,7 @@ private slots:
 
     // Sizes in the tooltip in binary units, as the metrics panel writes them.
     void tooltipSizesAreInMiB() {
-        ui::SpanStore store;
-        ui::TimelinePlot plot(store);
+        ui::TimelinePlot plot;
         const Span span{kOrigin, kOrigin + kMs, 7, 38'535'168, Stage::H2D, {LaneKind::CopyStream, 0}};
         const QString text = plot.describe(span);
         QVERIFY2(text.contains(ui::memory_text(38'535'168)), qPrintable(text));

@@ -44,10 +44,10 @@ int main(int argc, char** argv) {
     const int replots = argc > 2 ? std::atoi(argv[2]) : 50;
 
     const pinscope::TimeNs origin = 1'000'000'000;
-    pinscope::ui::SpanStore store(count + 1);
-    store.add(pinscope::test::synthetic_spans(count, origin));
-    pinscope::ui::TimelinePlot plot(store);
+    pinscope::ui::TimelinePlot plot(count + 1);
     plot.reset(origin);
+    plot.add_spans(pinscope::test::synthetic_spans(count, origin));
+    const pinscope::ui::SpanStore& store = plot.store();
     plot.resize(1920, 1080);
     plot.show();
     plot.set_frozen(true);

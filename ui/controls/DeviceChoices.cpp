@@ -7,12 +7,12 @@
 
 namespace pinscope::ui {
 
-namespace {
-
 const CudaDeviceList& cuda_devices() {
     static const CudaDeviceList list = list_cuda_devices();  // asks the driver once
     return list;
 }
+
+namespace {
 
 bool engine_accepts(const std::string& device) {
     LoaderConfig config;
@@ -65,14 +65,6 @@ std::string default_device() {
 
 bool runs_on_cuda(const LoaderConfig& config) {
     return config.is_cuda() || (config.device_choice().kind == DeviceKind::Auto && !cuda_devices().devices.empty());
-}
-
-std::optional<DeviceInfo> cuda_device_of(const LoaderConfig& config) {
-    if (!runs_on_cuda(config)) return std::nullopt;
-    const std::size_t ordinal = config.is_cuda() ? static_cast<std::size_t>(cuda_ordinal(config.device)) : 0;
-    const auto& devices = cuda_devices().devices;
-    if (ordinal >= devices.size()) return std::nullopt;
-    return devices[ordinal];
 }
 
 QString why_no_gpu() {

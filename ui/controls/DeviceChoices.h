@@ -5,11 +5,11 @@
 // for the engine.
 #include <QString>
 
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/device/CudaDeviceList.h"
 #include "engine/device/Device.h"
 
 namespace pinscope::ui {
@@ -26,10 +26,11 @@ std::vector<DeviceOption> device_choices();
 // otherwise the first CUDA GPU if there is one, else the emulated device.
 std::string default_device();
 
+// This machine's CUDA GPUs, asked for once.
+const CudaDeviceList& cuda_devices();
+
 // Whether a run of `config` uses a real GPU: a CUDA device, or "auto" where this machine has one.
 bool runs_on_cuda(const LoaderConfig& config);
-// The GPU a run of `config` would open (name, PCI bus id), if it runs on one that exists.
-std::optional<DeviceInfo> cuda_device_of(const LoaderConfig& config);
 
 // Why there is no real GPU here ("no CUDA in this build", "no NVIDIA driver"...); empty if there is.
 QString why_no_gpu();

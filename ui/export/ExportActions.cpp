@@ -11,7 +11,6 @@
 #include <stdexcept>
 
 #include "engine/export/RunExports.h"
-#include "ui/adapter/EngineFeed.h"
 #include "ui/export/ImageExport.h"
 #include "ui/window/AppSettings.h"
 
@@ -21,32 +20,33 @@ namespace {
 
 QString stamp() { return QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")); }
 
-void require_run(const EngineFeed& feed) {
-    if (!feed.has_run()) throw std::runtime_error("nothing to export yet: start a run first");
+void require_run(const RunHistory& history) {
+    if (history.empty()) throw std::runtime_error("nothing to export yet: start a run first");
 }
 
 }  // namespace
 
-ExportActions::ExportActions(QWidget& window, const EngineFeed& feed, AppSettings& settings)
-    : QObject(&window), window_(window), feed_(feed), settings_(settings) {}
+ExportActions::ExportActions(QWidget& window, AppSettings& settings, std::size_t span_capacity,
+                             std::size_t sample_capacity)
+    : QObject(&window), window_(window), settings_(settings), history_(span_capacity, sample_capacity) {}
 
 void ExportActions::save_screenshot(QWidget& target, const QString& path) const {
     save_widget_image(target, path, settings_.screenshot_scale());
 }
 
 void ExportActions::save_csv(const QString& dir) const {
-    require_run(feed_);
-    export_csv_dir(dir.toStdString(), feed_.record());
+    require_run(history_);
+    export_csv_dir(dir.toStdString(), history_.record());
 }
 
 void ExportActions::save_chrome_trace(const QString& path) const {
-    require_run(feed_);
-    export_chrome_trace(path.toStdString(), feed_.record());
+    require_run(history_);
+    export_chrome_trace(path.toStdString(), history_.record());
 }
 
 void ExportActions::save_summary(const QString& path) const {
-    require_run(feed_);
-    export_summary_json(path.toStdString(), feed_.record().summary);
+    require_run(history_);
+    export_summary_json(path.toStdString(), history_.record().summary);
 }
 
 QString ExportActions::ask_save_path(const QString& title, const QString& suggested_name, const QString& filter) {
@@ -56,7 +56,7 @@ QString ExportActions::ask_save_path(const QString& title, const QString& sugges
 }
 
 bool ExportActions::ensure_run() {
-    if (feed_.has_run()) return true;
+    if (!history_.empty()) return true;
     QMessageBox::information(&window_, QStringLiteral("Nothing to export yet"),
                              QStringLiteral("Start a run first (F5): the exports hold what the window shows."));
     return false;

@@ -107,7 +107,27 @@ double NumaSnapshot::busy_on(HostLane lane, int cpu) const {
 void NumaViewModel::reset() {
     history_.clear();
     snapshot_ = {};
+    taken_ = {};
+    recent_.clear();
 }
+
+void NumaViewModel::take(const RunFrame& frame) {
+    if (frame.first) reset();
+    std::vector<Span> host;
+    for (const Span& span : frame.spans)
+        if (!is_device_lane(span.lane.kind)) host.push_back(span);
+    recent_.add(host);
+    const DeviceInfo& device = frame.summary.device;
+    taken_.topology = frame.topology;
+    taken_.usage = frame.summary.numa.usage;
+    taken_.device_pci_bus_id = device.pci_bus_id;
+    taken_.device_name = device.kind == DeviceKind::Cuda ? device.name : "emulated " + device.profile;
+    taken_.now_s = frame.seconds();
+    taken_.run_ended = frame.ended;
+    taken_.pinned_peak_bytes = frame.summary.pinned.reserved_bytes.peak;
+}
+
+const NumaSnapshot& NumaViewModel::update() { return update(taken_, recent_); }
 
 void NumaViewModel::update_rates(const NumaInputs& in) {
     const NumaUsage& u = in.usage;

@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "engine/numa/NumaUsage.h"
+#include "engine/runner/RunFrame.h"
 #include "engine/topology/MachineTopology.h"
 #include "engine/trace/Span.h"
+#include "ui/adapter/FrameView.h"
+#include "ui/model/SpanStore.h"
 
 namespace pinscope::ui {
 
-class SpanStore;
 
 // The host threads the view marks, each kind in its own colour.
 enum class HostLane : std::uint8_t { Workers, PinThread, Consumer };
@@ -90,11 +92,16 @@ struct NumaInputs {
     std::uint64_t pinned_peak_bytes = 0;  // the pool's peak (reserved bytes) over the run
 };
 
-class NumaViewModel {
+class NumaViewModel : public FrameView {
 public:
     static constexpr double kWindowS = 1.0;  // marks and rates cover about this long
+    static constexpr std::size_t kRecentSpans = 200'000;  // host spans kept: well over a second's worth
 
     void reset();
+    // A frame of the run shown: its NUMA usage, device, topology and host spans, kept for update().
+    void take(const RunFrame& frame) override;
+    // The snapshot of the newest frame taken.
+    const NumaSnapshot& update();
     // A new sample: the spans of the last kWindowS before the newest span mark the CPUs.
     const NumaSnapshot& update(const NumaInputs& inputs, const SpanStore& spans);
     const NumaSnapshot& snapshot() const { return snapshot_; }
@@ -108,6 +115,8 @@ private:
 
     std::deque<UsageSample> history_;
     NumaSnapshot snapshot_;
+    NumaInputs taken_;
+    SpanStore recent_{kRecentSpans};  // the host lanes' newest spans, from the frames taken
 };
 
 }  // namespace pinscope::ui

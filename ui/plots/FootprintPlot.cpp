@@ -76,4 +76,9 @@ void FootprintPlot::fit_value_axes() {
     yAxis->setRange(std::max(1024.0, lo / 3), hi * 3);
 }
 
+void FootprintPlot::take_values(const RunFrame& frame) {
+    add_counters(frame.counters);
+    add_summary(frame.seconds(), frame.summary);
+}
+
 }  // namespace pinscope::ui

@@ -18,6 +18,7 @@ public:
     void add_summary(double t, const RunSummary& summary);
 
 protected:
+    void take_values(const RunFrame& frame) override;
     void fit_value_axes() override;
 
 private:

@@ -28,4 +28,9 @@ void InFlightPlot::add_limit(double t, const LoaderConfig& config) {
 
 void InFlightPlot::fit_value_axes() { fit_axis_to(yAxis, 2, 1.25); }
 
+void InFlightPlot::take_values(const RunFrame& frame) {
+    add_counters(frame.counters);
+    add_limit(frame.seconds(), frame.summary.config);
+}
+
 }  // namespace pinscope::ui

@@ -17,6 +17,7 @@ public:
     void add_limit(double t, const LoaderConfig& config);
 
 protected:
+    void take_values(const RunFrame& frame) override;
     void fit_value_axes() override;
 
 private:

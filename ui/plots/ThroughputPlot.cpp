@@ -23,4 +23,6 @@ void ThroughputPlot::fit_value_axes() {
     fit_axis_to(yAxis2, 1);
 }
 
+void ThroughputPlot::take_values(const RunFrame& frame) { add_metrics(frame.seconds(), frame.window); }
+
 }  // namespace pinscope::ui

@@ -105,6 +105,12 @@ int TimeSeriesPlot::point_count() const {
     return n;
 }
 
+void TimeSeriesPlot::take(const RunFrame& frame) {
+    if (frame.first) reset(frame.origin);
+    add_markers(frame.markers);
+    take_values(frame);
+}
+
 void TimeSeriesPlot::reset(TimeNs origin) {
     time_.reset(origin);
     for (int i = 0; i < graphCount(); ++i) graph(i)->data()->clear();

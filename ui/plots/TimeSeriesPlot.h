@@ -7,12 +7,14 @@
 
 #include <qcustomplot.h>
 
+#include "engine/runner/RunFrame.h"
 #include "engine/trace/Trace.h"
+#include "ui/adapter/FrameView.h"
 #include "ui/plots/LiveTimeAxis.h"
 
 namespace pinscope::ui {
 
-class TimeSeriesPlot : public QCustomPlot {
+class TimeSeriesPlot : public QCustomPlot, public FrameView {
     Q_OBJECT
 
 public:
@@ -20,6 +22,9 @@ public:
 
     TimeSeriesPlot(const QString& title, QWidget* parent = nullptr);
 
+    // A frame of the run shown: its markers and, through take_values, this plot's lines (its first:
+    // start afresh).
+    void take(const RunFrame& frame) override;
     virtual void reset(TimeNs origin);
     void add_markers(const std::vector<Marker>& markers);
     void refresh(double now_s);
@@ -32,6 +37,7 @@ public:
     static double min_tick_spacing(const QCPAxis* axis);
 
 protected:
+    virtual void take_values(const RunFrame& frame) = 0;
     void resizeEvent(QResizeEvent* event) override;
     QCPGraph* add_line(const QString& name, const QColor& color, QCPAxis* value_axis = nullptr,
                        Qt::PenStyle style = Qt::SolidLine, double width = 1.8);

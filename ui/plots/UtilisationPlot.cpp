@@ -24,4 +24,6 @@ void UtilisationPlot::add_metrics(double t, const Metrics& window) {
 
 void UtilisationPlot::fit_value_axes() { yAxis->setRange(0, 105); }
 
+void UtilisationPlot::take_values(const RunFrame& frame) { add_metrics(frame.seconds(), frame.window); }
+
 }  // namespace pinscope::ui

@@ -16,6 +16,7 @@ public:
     void add_metrics(double t, const Metrics& window);
 
 protected:
+    void take_values(const RunFrame& frame) override;
     void fit_value_axes() override;
 
 private:

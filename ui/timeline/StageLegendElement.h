@@ -37,7 +37,7 @@ private:
     int lines_for(double width) const;
 
     std::vector<Entry> entries_;
-    mutable std::vector<Entry> laid_out_;
+    std::vector<Entry> laid_out_;  // as the last draw placed them
 };
 
 }  // namespace pinscope::ui

@@ -42,8 +42,8 @@ QString marker_label(const std::string& text) {
 
 }  // namespace
 
-TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
-    : QCustomPlot(parent), store_(store), lane_ticker_(new QCPAxisTickerText) {
+TimelinePlot::TimelinePlot(std::size_t span_capacity, QWidget* parent)
+    : QCustomPlot(parent), store_(span_capacity), lane_ticker_(new QCPAxisTickerText) {
     setNoAntialiasingOnDrag(true);
     setPlottingHint(QCP::phCacheLabels, true);
     setMouseTracking(true);
@@ -88,7 +88,14 @@ TimelinePlot::TimelinePlot(const SpanStore& store, QWidget* parent)
 
 QRect TimelinePlot::lanes_rect() const { return axisRect()->rect(); }
 
+void TimelinePlot::take(const RunFrame& frame) {
+    if (frame.first) reset(frame.origin);
+    store_.add(frame.spans);
+    add_markers(frame.markers);
+}
+
 void TimelinePlot::reset(TimeNs origin) {
+    store_.clear();
     time_.reset(origin);
     spans_->set_origin(origin);
     for (auto& m : markers_) {

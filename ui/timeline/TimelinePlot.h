@@ -9,7 +9,9 @@
 
 #include <qcustomplot.h>
 
+#include "engine/runner/RunFrame.h"
 #include "engine/trace/Trace.h"
+#include "ui/adapter/FrameView.h"
 #include "ui/model/SpanStore.h"
 #include "ui/plots/LiveTimeAxis.h"
 #include "ui/timeline/SpanPlottable.h"
@@ -18,15 +20,20 @@ namespace pinscope::ui {
 
 class StageLegendElement;
 
-class TimelinePlot : public QCustomPlot {
+class TimelinePlot : public QCustomPlot, public FrameView {
     Q_OBJECT
 
 public:
-    explicit TimelinePlot(const SpanStore& store, QWidget* parent = nullptr);
+    explicit TimelinePlot(std::size_t span_capacity = SpanStore::kDefaultCapacity, QWidget* parent = nullptr);
 
-    // A new run: forget markers and the selection.
+    // A frame of the run shown: its spans and markers (its first: start afresh).
+    void take(const RunFrame& frame) override;
+    // A new run: forget spans, markers and the selection.
     void reset(TimeNs origin);
+    void add_spans(const std::vector<Span>& spans) { store_.add(spans); }
     void add_markers(const std::vector<Marker>& markers);
+    // The spans this timeline keeps (at most span_capacity; the oldest go first).
+    const SpanStore& store() const { return store_; }
     // Brings lanes and (unless frozen) the time range up to date and asks for a replot. `moving`:
     // the run goes on, so the view scrolls (and batch numbers, unreadable then, are left out).
     void refresh(double now_s, bool moving = false);
@@ -76,7 +83,7 @@ private:
         QString text;
     };
 
-    const SpanStore& store_;
+    SpanStore store_;
     SpanPlottable* spans_;
     StageLegendElement* legend_;
     QCPItemText* empty_hint_;

@@ -46,7 +46,17 @@ void DeviceBanner::show_text(bool emulated, const QString& text) {
     setText(text);
 }
 
+void DeviceBanner::take(const RunFrame& frame) {
+    const RunSummary& s = frame.summary;
+    const std::string run = std::string(to_string(s.device.kind)) + '\n' + s.device.name + '\n' + s.device.profile + '\n' +
+                            s.device.detail + '\n' + to_string(s.host) + '\n' + s.config.topology_xml;
+    if (!frame.first && run == shown_run_) return;
+    show_running(s.device, s.host, s.config.topology_xml);
+    shown_run_ = run;
+}
+
 void DeviceBanner::show_running(const DeviceInfo& info, HostMode host, const std::string& topology_xml) {
+    shown_run_.clear();
     topology_xml_ = topology_xml;
     if (info.kind == DeviceKind::Cuda) {
         show_text(false, QStringLiteral("<b>Real GPU:</b> %1 · %2 · %3")
@@ -61,6 +71,7 @@ void DeviceBanner::show_running(const DeviceInfo& info, HostMode host, const std
 }
 
 void DeviceBanner::show_selected(const LoaderConfig& config) {
+    shown_run_.clear();
     topology_xml_ = config.topology_xml;
     const QString device = QString::fromStdString(config.device).toHtmlEscaped();
     if (config.is_cuda()) {

@@ -7,14 +7,18 @@
 
 #include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
+#include "engine/runner/RunFrame.h"
+#include "ui/adapter/FrameView.h"
 
 namespace pinscope::ui {
 
-class DeviceBanner : public QLabel {
+class DeviceBanner : public QLabel, public FrameView {
     Q_OBJECT
 
 public:
     explicit DeviceBanner(QWidget* parent = nullptr);
+    // A frame of the run shown: its device, host and topology, when they are new.
+    void take(const RunFrame& frame) override;
     // The device a run uses (its info is known once it started).
     void show_running(const DeviceInfo& info, HostMode host, const std::string& topology_xml = {});
     // The device a configuration would use, before Start.
@@ -26,6 +30,7 @@ private:
     void show_text(bool emulated, const QString& text);
     bool emulated_ = true;
     std::string topology_xml_;
+    std::string shown_run_;  // what show_running last showed, as one text; empty when it did not
 };
 
 }  // namespace pinscope::ui

@@ -18,15 +18,13 @@
 
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
-#include "engine/device/factory/DeviceFactory.h"
-#include "engine/numa/NumaPlan.h"
+#include "engine/runner/RunPreview.h"
 #include "ui/bandwidth/BandwidthPlot.h"
 #include "ui/bandwidth/BandwidthView.h"
 #include "ui/controls/ConfigChanges.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/export/ExportActions.h"
-#include "ui/model/SpanStore.h"
 #include "ui/numa/NumaView.h"
 #include "ui/numa/NumaViewModel.h"
 #include "ui/plots/FootprintPlot.h"
@@ -50,7 +48,8 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
       numa_model_(std::make_unique<NumaViewModel>()) {
     setWindowTitle(QStringLiteral("pinscope"));
     build_layout();
-    exports_ = new ExportActions(*this, feed_, *settings_);
+    exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
+    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_};
     build_actions();
     wire_feed();
     if (const auto config = settings_->last_config()) controls_->set_config(*config);
@@ -76,7 +75,7 @@ void MainWindow::build_layout() {
 
     banner_ = new DeviceBanner;
     metrics_ = new MetricsPanel;
-    timeline_ = new TimelinePlot(feed_.spans());
+    timeline_ = new TimelinePlot(options_.feed.span_capacity);
     timeline_->setMinimumHeight(220);
     footprint_ = new FootprintPlot;
     throughput_ = new ThroughputPlot;
@@ -233,87 +232,52 @@ void MainWindow::build_actions() {
 }
 
 void MainWindow::wire_feed() {
-    connect(&feed_, &EngineFeed::started, this, [this] {
-        timeline_->reset(feed_.origin());
-        for (TimeSeriesPlot* plot : time_plots())
-            plot->reset(feed_.origin());
-        metrics_->clear();
-        numa_model_->reset();
-        numa_preview_.clear();
-        const LoaderConfig config = feed_.engine_config();
-        banner_->show_running(feed_.device_info(), config.effective_host(), config.topology_xml);
-        refresh_numa();
+    connect(&feed_, &RunFeed::started, this, &MainWindow::update_run_state);
+    connect(&feed_, &RunFeed::frame, this, &MainWindow::take);
+    connect(&feed_, &RunFeed::ended, this, [this] {
         update_run_state();
-    });
-    connect(&feed_, &EngineFeed::polled, this, [this](const TraceDelta& delta) {
-        timeline_->add_markers(delta.markers);
-        for (TimeSeriesPlot* plot : time_plots())
-            plot->add_markers(delta.markers);
-        footprint_->add_counters(delta.counters);
-        in_flight_->add_counters(delta.counters);
-        // The timeline moves at the poll rate; the plots and the status line at a third of it,
-        // which reads the same and leaves the CPU to the engine.
-        refresh_views(++frames_ % kPlotFrameDivider == 0);
-    });
-    connect(&feed_, &EngineFeed::metricsSampled, this, [this](double t, const Metrics& window) {
-        throughput_->add_metrics(t, window);
-        utilisation_->add_metrics(t, window);
-    });
-    connect(&feed_, &EngineFeed::summaryUpdated, this, [this](const RunSummary& summary) {
-        metrics_->set_window(feed_.window_metrics());  // numbers people read: four times a second
-        metrics_->set_summary(summary);
-        const double t = feed_.now_s();
-        footprint_->add_summary(t, summary);
-        in_flight_->add_limit(t, summary.config);
-        if (feed_.device_info().kind != summary.device.kind || feed_.device_info().name != summary.device.name ||
-            banner_->topology_xml() != summary.config.topology_xml)
-            banner_->show_running(summary.device, summary.host, summary.config.topology_xml);
-    });
-    connect(&feed_, &EngineFeed::ended, this, [this] {
-        refresh_views();
-        update_run_state();
-        const RunSummary& s = feed_.summary();
+        const RunSummary& s = feed_.last_frame()->summary;
         statusBar()->showMessage(s.error.empty() ? QStringLiteral("Run ended after %1 s: %2 batches, %3 batches/s")
                                                        .arg(s.metrics.wall_s, 0, 'f', 1)
                                                        .arg(s.metrics.batches)
                                                        .arg(s.metrics.batches_per_s, 0, 'f', 1)
                                                  : QStringLiteral("Run failed: %1").arg(QString::fromStdString(s.error)));
     });
-    connect(&feed_, &EngineFeed::engineMessage, this, [this](Severity severity, const QString& text) {
+    connect(&feed_, &RunFeed::engineMessage, this, [this](Severity severity, const QString& text) {
         if (severity == Severity::Error) report_error(QStringLiteral("The engine reported an error"), text);
         else statusBar()->showMessage(text, 10000);
     });
 }
 
+void MainWindow::take(const RunFrame& frame) {
+    if (frame.first) {
+        numa_preview_.clear();
+        spans_seen_ = 0;
+    }
+    for (FrameView* view : frame_views_) view->take(frame);
+    spans_seen_ += frame.spans.size();
+    // The timeline moves at the poll rate; the plots and the status line at a third of it, which
+    // reads the same and leaves the CPU to the engine.
+    refresh_views(frame.ended || ++frames_ % kPlotFrameDivider == 0);
+}
+
 void MainWindow::refresh_views(bool plots_too) {
-    const double now = feed_.now_s();
+    const std::shared_ptr<const RunFrame>& frame = feed_.last_frame();
+    if (!frame) return;
+    const double now = frame->seconds();
     timeline_->refresh(now, feed_.running());
     if (!plots_too) return;
     for (TimeSeriesPlot* plot : time_plots())
         plot->refresh(now);
-    refresh_numa();
-    const SpanStore& spans = feed_.spans();
-    status_->setText(QStringLiteral("%1 · %2 s · %3 spans held%4")
+    numa_view_->show_snapshot(numa_model_->update());
+    controls_->set_run_topology(frame->topology);
+    const std::uint64_t dropped = frame->summary.dropped_spans;
+    status_->setText(QStringLiteral("%1 · %2 s · %3 spans%4")
                          .arg(feed_.running() ? QStringLiteral("running") : QStringLiteral("stopped"))
                          .arg(now, 0, 'f', 1)
-                         .arg(QLocale().toString(static_cast<qulonglong>(spans.size())))
-                         .arg(spans.dropped() ? QStringLiteral(" (%1 oldest let go)").arg(QLocale().toString(static_cast<qulonglong>(spans.dropped())))
-                                              : QString()));
-}
-
-void MainWindow::refresh_numa() {
-    if (!feed_.has_run()) return;
-    NumaInputs inputs;
-    inputs.topology = feed_.topology();
-    inputs.usage = feed_.numa_usage();
-    const DeviceInfo device = feed_.device_info();
-    inputs.device_pci_bus_id = device.pci_bus_id;
-    inputs.device_name = device.kind == DeviceKind::Cuda ? device.name : "emulated " + device.profile;
-    inputs.now_s = feed_.now_s();
-    inputs.run_ended = !feed_.running();
-    inputs.pinned_peak_bytes = feed_.summary().pinned.reserved_bytes.peak;
-    numa_view_->show_snapshot(numa_model_->update(inputs, feed_.spans()));
-    controls_->set_run_topology(inputs.topology);
+                         .arg(QLocale().toString(static_cast<qulonglong>(spans_seen_)))
+                         .arg(dropped ? QStringLiteral(" (%1 lost: read too late)").arg(QLocale().toString(static_cast<qulonglong>(dropped)))
+                                      : QString()));
 }
 
 // While no run is going, the NUMA tab shows the machine the selection names, without marks, so
@@ -324,26 +288,23 @@ void MainWindow::preview_numa(const LoaderConfig& config) {
     const std::string selection = config.topology_xml + '\n' + config.gpu_pci_bus_id + '\n' + config.device;
     if (selection == numa_preview_) return;  // most edits change something else: no need to load it again
     numa_preview_ = selection;
-    if (feed_.has_run() && feed_.engine_config().topology_xml == config.topology_xml &&
-        feed_.engine_config().gpu_pci_bus_id == config.gpu_pci_bus_id) {
-        numa_model_->reset();
-        refresh_numa();  // back to the last run's machine: its marks
+    const std::shared_ptr<const RunFrame>& last = feed_.last_frame();
+    if (last && last->summary.config.topology_xml == config.topology_xml &&
+        last->summary.config.gpu_pci_bus_id == config.gpu_pci_bus_id) {
+        numa_view_->show_snapshot(numa_model_->update());  // back to the last run's machine: its marks
+        controls_->set_run_topology(last->topology);
         return;
     }
-    NumaInputs inputs;
+    RunFrame preview;
     try {
-        inputs.topology = load_run_topology(config);
+        preview = preview_frame(config, cuda_devices());
     } catch (const ConfigError&) {
         return;  // the controls say what is wrong with the file
     }
-    // The GPU the run would use, as the engine picks it: on this machine the CUDA device it would open.
-    const std::optional<DeviceInfo> cuda = inputs.topology->from_file ? std::nullopt : cuda_device_of(config);
-    const TopologyGpu* gpu = run_gpu(config, *inputs.topology, cuda.value_or(DeviceInfo{}));
-    inputs.device_pci_bus_id = gpu != nullptr ? gpu->pci_bus_id : cuda ? cuda->pci_bus_id : std::string();
-    inputs.device_name = cuda ? cuda->name : "emulated " + emulated_profile(config.device);
-    numa_model_->reset();
-    numa_view_->show_snapshot(numa_model_->update(inputs, SpanStore{}));
-    controls_->set_run_topology(inputs.topology);
+    NumaViewModel model;  // the last run's stays as it was
+    model.take(preview);
+    numa_view_->show_snapshot(model.update());
+    controls_->set_run_topology(preview.topology);
 }
 
 void MainWindow::update_run_state() {

@@ -10,7 +10,8 @@
 #include <memory>
 
 #include "engine/config/LoaderConfig.h"
-#include "ui/adapter/EngineFeed.h"
+#include "ui/adapter/FrameView.h"
+#include "ui/adapter/RunFeed.h"
 
 class QAction;
 class QLabel;
@@ -59,7 +60,7 @@ public:
     // error reported, when it cannot be read or is not valid.
     bool open_config_file(const QString& path);
 
-    EngineFeed& feed() { return feed_; }
+    RunFeed& feed() { return feed_; }
     ControlPanel& controls() const { return *controls_; }
     TimelinePlot& timeline() const { return *timeline_; }
     DeviceBanner& banner() const { return *banner_; }
@@ -86,11 +87,13 @@ private:
     void build_layout();
     void build_actions();
     void wire_feed();
+    // Every view takes the frame, then the window brings what it draws up to date.
+    void take(const RunFrame& frame);
     // The controls' edit (or a loaded, reset or restored configuration) to the engine; a refusal
     // goes back to the controls, which then show what runs.
     void apply(const LoaderConfig& config);
     void refresh_views(bool plots_too = true);
-    void refresh_numa();
+
     void preview_numa(const LoaderConfig& config);
     void update_run_state();
     void report_error(const QString& title, const QString& text);
@@ -100,7 +103,7 @@ private:
 
     WindowOptions options_;
     std::unique_ptr<AppSettings> settings_;
-    EngineFeed feed_;
+    RunFeed feed_;
     ControlPanel* controls_ = nullptr;
     DeviceBanner* banner_ = nullptr;
     MetricsPanel* metrics_ = nullptr;
@@ -112,6 +115,8 @@ private:
     BandwidthView* bandwidth_ = nullptr;
     NumaView* numa_view_ = nullptr;
     std::unique_ptr<NumaViewModel> numa_model_;
+    std::vector<FrameView*> frame_views_;  // fed every frame, in this order
+    std::uint64_t spans_seen_ = 0;         // in the run shown, for the status line
     std::string numa_preview_;  // the selection the NUMA tab previews (topology, GPU, device); empty once a run starts
     QSplitter* splitter_ = nullptr;
     QTabWidget* tabs_ = nullptr;

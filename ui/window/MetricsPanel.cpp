@@ -112,6 +112,14 @@ QString MetricsPanel::tooltip_of(const QString& title) const {
     return {};
 }
 
+void MetricsPanel::take(const RunFrame& frame) {
+    if (frame.first) clear();
+    if (!frame.first && !frame.ended && frame.time - shown_at_ < kPeriod) return;
+    set_window(frame.window);
+    set_summary(frame.summary);
+    shown_at_ = frame.time;
+}
+
 void MetricsPanel::clear() {
     window_ = {};
     summary_ = {};

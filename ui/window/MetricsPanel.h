@@ -6,17 +6,24 @@
 #include <QWidget>
 
 #include "engine/metrics/Metrics.h"
+#include "engine/runner/RunFrame.h"
 #include "engine/runner/RunRecord.h"
+#include "ui/adapter/FrameView.h"
 
 class QLabel;
 
 namespace pinscope::ui {
 
-class MetricsPanel : public QWidget {
+class MetricsPanel : public QWidget, public FrameView {
     Q_OBJECT
 
 public:
+    static constexpr TimeNs kPeriod = 250'000'000;  // numbers people read: four times a second of the run
+
     explicit MetricsPanel(QWidget* parent = nullptr);
+    // A frame of the run shown: its numbers, at most every kPeriod of the run's time (and at its
+    // first and last frames).
+    void take(const RunFrame& frame) override;
     void set_window(const Metrics& window);
     void set_summary(const RunSummary& summary);
     void clear();
@@ -38,6 +45,7 @@ private:
     std::vector<Tile> tiles_;
     RunSummary summary_;
     Metrics window_;
+    TimeNs shown_at_ = 0;
 };
 
 }  // namespace pinscope::ui

@@ -43,7 +43,7 @@ void EmulatedDevice::set_stop(std::stop_token stop) {
     on_stop_.emplace(stop_, std::function<void()>([this] { stop_time(); }));
 }
 
-TimeNs EmulatedDevice::stop_time() const {
+TimeNs EmulatedDevice::stop_time() {
     if (!stop_.stop_requested()) return kNever;
     TimeNs seen = stopped_at_.load();
     if (seen == kNever) stopped_at_.compare_exchange_strong(seen, now_ns());
@@ -155,7 +155,7 @@ OpId EmulatedDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_
     return id;
 }
 
-TimeNs EmulatedDevice::end_of(OpId op) const {
+TimeNs EmulatedDevice::end_of(OpId op) {
     if (op == 0) return 0;
     auto it = ops_.find(op);
     return it == ops_.end() ? 0 : std::min(it->second.end, stop_time());  // forgotten ops have ended

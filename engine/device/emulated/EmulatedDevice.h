@@ -60,9 +60,9 @@ public:
 private:
     // With the host modelled, a host call lasts at least the profile's cost for it.
     void hold_for_modeled_cost(TimeNs start, double cost_us) const;
-    TimeNs end_of(OpId op) const;  // caller holds mutex_; at the stop at the latest
+    TimeNs end_of(OpId op);  // caller holds mutex_; at the stop at the latest
     // When the run's stop was requested, or kNever; fixed by the first to see the stop.
-    TimeNs stop_time() const;
+    TimeNs stop_time();
     // Schedules a copy at the profile's bandwidth times `rate_factor` and holds a pageable caller.
     OpId issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor);
 
@@ -90,7 +90,7 @@ private:
 
     static constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
     std::stop_token stop_;
-    mutable std::atomic<TimeNs> stopped_at_{kNever};
+    std::atomic<TimeNs> stopped_at_{kNever};
     std::optional<std::stop_callback<std::function<void()>>> on_stop_;  // notes the time of the stop
 };
 
