@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/ExitCodes.h"
+#include "engine/config/ConfigFields.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
 #include "engine/numa/NumaPlan.h"
@@ -20,20 +21,14 @@ namespace pinscope::cli {
 
 using nlohmann::json;
 
-enum class Kind { Integer, Number, OnOff, Shape, Size, Text };
-
+// A flag that sets a field: every field's own flag, and --bind, which sets all three bindings.
 struct FlagSpec {
-    const char* name;        // "--workers"
-    const char* field;       // the LoaderConfig key in JSON: "num_workers"
-    const char* value_name;  // "N"
-    const char* help;
-    Kind kind;
-    // JSON of a value the engine rejects: its message says what is allowed. nullptr: nothing to ask.
-    const char* probe;
-    bool allowed_in_help;      // list what is allowed in --help (short enumerations)
-    const char* default_text;  // nullptr: LoaderConfig's default
-    void (*to_axis)(SweepAxes& axes, const LoaderConfig& config);  // non-null for the sweep axes
-    bool all_bindings = false;  // sets bind_pin_thread and bind_consumer too (--bind)
+    std::string name;          // "--workers"
+    const ConfigField* field;  // what it sets (--bind: bind_workers, and the other two bindings)
+    std::string help;          // the table's help, or --bind's own
+    std::string note = {};     // after the choices
+    void (*to_axis)(SweepAxes& axes, const LoaderConfig& config) = nullptr;  // non-null for the sweep axes
+    bool all_bindings = false;
 };
 
 namespace {
@@ -41,68 +36,55 @@ namespace {
 // A sweep of this many runs of a few seconds each already takes hours.
 constexpr std::uint64_t kMaxSweepCombinations = 1000;
 
-constexpr std::array<FlagSpec, 24> kFlags{{
-    {"--batch-size", "batch_size", "N", "samples per batch", Kind::Integer, "0", false, nullptr, nullptr},
-    {"--sample-shape", "sample_shape", "SHAPE", "shape of one sample, such as 3x224x224", Kind::Shape, "[0]", false,
-     nullptr, nullptr},
-    {"--dtype", "dtype", "TYPE", "element type", Kind::Text, "\"\"", true, nullptr, nullptr},
-    {"--workers", "num_workers", "N", "worker threads (num_workers); 0 loads in the consumer", Kind::Integer,
-     "4294967295", false, nullptr,
+// The fields a sweep takes lists of, and where a value goes in SweepAxes.
+struct SweepAxis {
+    const ConfigField* field;
+    void (*to_axis)(SweepAxes& axes, const LoaderConfig& config);
+};
+constexpr SweepAxis kSweepAxes[] = {
+    {&config_field(&LoaderConfig::num_workers),
      [](SweepAxes& axes, const LoaderConfig& c) { axes.workers.push_back(c.num_workers); }},
-    {"--prefetch", "prefetch_factor", "N", "batches in flight per worker (prefetch_factor); needs workers",
-     Kind::Integer, "0", false, "2 with workers",
+    {&config_field(&LoaderConfig::prefetch_factor),
      [](SweepAxes& axes, const LoaderConfig& c) { axes.prefetch.push_back(c.prefetch_factor.value_or(0)); }},
-    {"--pin-memory", "pin_memory", "on|off", "copy batches into page-locked memory (pin_memory)", Kind::OnOff, nullptr,
-     false, nullptr, [](SweepAxes& axes, const LoaderConfig& c) { axes.pin_memory.push_back(c.pin_memory); }},
-    {"--non-blocking", "non_blocking", "on|off", "asynchronous host-to-device copies (non_blocking)", Kind::OnOff,
-     nullptr, false, nullptr, nullptr},
-    {"--copy-stream", "copy_stream", "compute|side",
-     "where the copy is queued: compute (the kernels' stream, as x.to(\"cuda\") in a plain loop: each copy waits "
-     "for the kernels before it) or side (a stream of its own, as prefetcher recipes do: copies overlap kernels)",
-     Kind::Text, "\"\"", false, nullptr,
+    {&config_field(&LoaderConfig::pin_memory),
+     [](SweepAxes& axes, const LoaderConfig& c) { axes.pin_memory.push_back(c.pin_memory); }},
+    {&config_field(&LoaderConfig::copy_stream),
      [](SweepAxes& axes, const LoaderConfig& c) { axes.copy_stream.push_back(c.copy_stream); }},
-    {"--in-order", "in_order", "on|off", "hand batches out strictly in index order (in_order)", Kind::OnOff, nullptr,
-     false, nullptr, nullptr},
-    {"--pin-mode", "pin_mode", "MODE", "how page-locked memory is obtained with pin_memory on", Kind::Text, "\"\"",
-     true, nullptr, [](SweepAxes& axes, const LoaderConfig& c) { axes.pin_mode.push_back(c.pin_mode); }},
-    {"--cpu-us", "cpu_us_per_sample", "US", "CPU work per sample, microseconds", Kind::Number, "-1", false, nullptr,
-     nullptr},
-    {"--gpu-us", "gpu_us_per_batch", "US", "kernel time per batch, microseconds", Kind::Number, "-1", false, nullptr,
-     nullptr},
-    {"--batches", "batches", "N", "run length in batches, instead of --seconds", Kind::Integer, "0", false, nullptr,
-     nullptr},
-    {"--seconds", "seconds", "S", "run length in seconds, instead of --batches", Kind::Number, "-1", false, nullptr,
-     nullptr},
-    {"--device", "device", "DEVICE", "auto (the GPU if there is one, else emulated), emulated, emulated:PROFILE (name or JSON file), cuda or cuda:N", Kind::Text,
-     nullptr, false, nullptr, nullptr},
-    {"--host", "host", "MODE", "host work modelled from the profile or done for real", Kind::Text, "\"\"", true,
-     "modeled on the emulated device, real on CUDA", nullptr},
-    {"--pinned-budget", "pinned_budget_bytes", "BYTES", "most page-locked memory, such as 512M, 4G or 1.5GiB",
-     Kind::Size, "0", false, "a quarter of physical memory", nullptr},
-    {"--bind", "bind_workers", "POLICY",
-     "where the workers, the pin thread and the consumer may run: none, local (the GPU's NUMA node), remote "
-     "(another node) or a CPU list such as 0-3,8; --bind-workers, --bind-pin and --bind-consumer override it",
-     Kind::Text, "\"\"", false, nullptr,
-     [](SweepAxes& axes, const LoaderConfig& c) { axes.bind.push_back(c.bind_workers); }, true},
-    {"--bind-workers", "bind_workers", "POLICY", "where the workers may run: as --bind", Kind::Text, "\"\"", false,
-     nullptr, nullptr},
-    {"--bind-pin", "bind_pin_thread", "POLICY", "where the pin thread may run: as --bind", Kind::Text, "\"\"", false,
-     nullptr, nullptr},
-    {"--bind-consumer", "bind_consumer", "POLICY", "where the consumer may run: as --bind", Kind::Text, "\"\"", false,
-     nullptr, nullptr},
-    {"--membind", "membind", "PLACEMENT",
-     "where the pages of pinned blocks go: none (first touch), local (the GPU's NUMA node), remote (another node) "
-     "or interleave (page by page over every node)",
-     Kind::Text, "\"\"", false, nullptr,
+    {&config_field(&LoaderConfig::pin_mode),
+     [](SweepAxes& axes, const LoaderConfig& c) { axes.pin_mode.push_back(c.pin_mode); }},
+    {&config_field(&LoaderConfig::membind),
      [](SweepAxes& axes, const LoaderConfig& c) { axes.membind.push_back(c.membind); }},
-    {"--topology", "topology_xml", "FILE|NAME",
-     "model this hwloc XML topology instead of this machine (emulated device only): a file, or a shipped one "
-     "(2-socket-2-gpu, 4-gpu-server)",
-     Kind::Text, nullptr, false, "this machine", nullptr},
-    {"--gpu", "gpu_pci_bus_id", "BUSID",
-     "on a loaded topology, the GPU the emulated device stands for, by PCI bus id such as 0000:c1:00.0", Kind::Text,
-     "\"x\"", false, "the topology's first GPU", nullptr},
-}};
+};
+
+constexpr const ConfigField& kBindWorkers = config_field(&LoaderConfig::bind_workers);
+constexpr const ConfigField& kBindPinThread = config_field(&LoaderConfig::bind_pin_thread);
+constexpr const ConfigField& kBindConsumer = config_field(&LoaderConfig::bind_consumer);
+constexpr const ConfigField& kBatches = config_field(&LoaderConfig::batches);
+constexpr const ConfigField& kSeconds = config_field(&LoaderConfig::seconds);
+
+// --bind sets the three bindings at once; the flag of each overrides it.
+FlagSpec bind_all_spec() {
+    return {"--bind", &kBindWorkers, "where the workers, the pin thread and the consumer may run",
+            std::string(kBindWorkers.flag) + ", " + std::string(kBindPinThread.flag) + " and " +
+                std::string(kBindConsumer.flag) + " override it",
+            [](SweepAxes& axes, const LoaderConfig& c) { axes.bind.push_back(c.bind_workers); }, true};
+}
+
+// Every field's flag from the table, in its order, with --bind before the bindings' own.
+const std::vector<FlagSpec>& flag_specs() {
+    static const std::vector<FlagSpec> specs = [] {
+        std::vector<FlagSpec> list;
+        for (const ConfigField& field : kConfigFields) {
+            if (&field == &kBindWorkers) list.push_back(bind_all_spec());
+            FlagSpec spec{std::string(field.flag), &field, std::string(field.help)};
+            for (const SweepAxis& axis : kSweepAxes)
+                if (axis.field == &field) spec.to_axis = axis.to_axis;
+            list.push_back(std::move(spec));
+        }
+        return list;
+    }();
+    return specs;
+}
 
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
@@ -111,93 +93,58 @@ std::string lower(std::string text) {
 }
 
 bool names_field(const FlagSpec& spec, const std::string& field) {
-    if (spec.all_bindings && (field == "bind_pin_thread" || field == "bind_consumer")) return true;
-    return field == spec.field || field.starts_with(std::string(spec.field) + "[");
+    if (spec.all_bindings && (field == kBindPinThread.key || field == kBindConsumer.key)) return true;
+    return field == spec.field->key || field.starts_with(std::string(spec.field->key) + "[");
 }
 
-// Optional fields accept null in a config file; on the command line that is not a value.
-std::string without_null(std::string allowed) {
-    constexpr std::string_view suffix = ", or null";
-    if (allowed.ends_with(suffix)) allowed.resize(allowed.size() - suffix.size());
-    return allowed;
-}
-
-// What the engine allows for the field, learnt from its message about a value it rejects, so that
-// flags and config files are held to the same rules.
-std::string engine_allowed(const FlagSpec& spec) {
-    if (spec.probe == nullptr) return "";
-    try {
-        const LoaderConfig probe = config_from_json(json{{spec.field, json::parse(spec.probe)}});
-        for (const ConfigIssue& issue : find_config_issues(probe))
-            if (names_field(spec, issue.field)) return issue.allowed;
-    } catch (const ConfigError& error) {
-        return without_null(error.issue().allowed);
-    }
-    return "";
-}
-
+// What the flag takes, as the engine allows it (the field table); the command line writes
+// on/off, shapes and sizes its own way.
 std::string allowed_text(const FlagSpec& spec) {
-    const std::string engine = engine_allowed(spec);
-    switch (spec.kind) {
-    case Kind::OnOff: return "on or off";
-    case Kind::Shape: return "dimensions separated by x, such as 3x224x224, each " + engine;
-    case Kind::Size: return "a size in bytes, with an optional suffix such as 512M, 4G or 1.5GiB: " + engine;
-    case Kind::Integer: return engine.empty() ? "an integer" : engine;
-    case Kind::Number: return engine.empty() ? "a number" : engine;
-    case Kind::Text: return engine;
+    const std::string engine = allowed_text(*spec.field);
+    switch (spec.field->type) {
+    case FieldType::OnOff: return "on or off";
+    case FieldType::Shape: return "dimensions separated by x, such as 3x224x224, each " + engine;
+    case FieldType::Size: return "a size in bytes, with an optional suffix such as 512M, 4G or 1.5GiB: " + engine;
+    default: return engine;
     }
-    return engine;
 }
 
-std::optional<json> to_json_value(Kind kind, const std::string& text) {
-    switch (kind) {
-    case Kind::Integer:
-    case Kind::Size:
-        if (const auto value = kind == Kind::Integer ? parse_unsigned(text) : parse_size(text)) return json(*value);
+std::optional<json> to_json_value(FieldType type, const std::string& text) {
+    switch (type) {
+    case FieldType::Integer:
+    case FieldType::Size:
+        if (const auto value = type == FieldType::Integer ? parse_unsigned(text) : parse_size(text)) return json(*value);
         return std::nullopt;
-    case Kind::Number:
+    case FieldType::Number:
         if (const auto value = parse_number(text)) return json(*value);
         return std::nullopt;
-    case Kind::OnOff:
+    case FieldType::OnOff:
         if (const auto value = parse_on_off(text)) return json(*value);
         return std::nullopt;
-    case Kind::Shape:
+    case FieldType::Shape:
         if (const auto value = parse_shape(text)) return json(*value);
         return std::nullopt;
-    case Kind::Text: return json(text);
+    case FieldType::Choice:
+    case FieldType::Text:
+    case FieldType::Binding: return json(text);
     }
     return std::nullopt;
 }
 
 // Sets the flag's field from `text`; on failure returns what is allowed.
 std::optional<std::string> try_apply(LoaderConfig& config, const FlagSpec& spec, const std::string& text) {
-    const auto value = to_json_value(spec.kind, text);
+    const auto value = to_json_value(spec.field->type, text);
     if (!value) return allowed_text(spec);
     try {
-        json object{{spec.field, *value}};
-        if (spec.all_bindings) object["bind_pin_thread"] = object["bind_consumer"] = *value;
+        json object{{std::string(spec.field->key), *value}};
+        if (spec.all_bindings)
+            object[std::string(kBindPinThread.key)] = object[std::string(kBindConsumer.key)] = *value;
         config = config_from_json(object, config);
-    } catch (const ConfigError& error) {
-        // Enumerations say best themselves what they accept; numbers beyond the type's range get
-        // the range validate() allows.
-        return spec.kind == Kind::Text ? without_null(error.issue().allowed) : allowed_text(spec);
+    } catch (const ConfigError&) {
+        // Numbers beyond the type's range get the range validate() allows.
+        return allowed_text(spec);
     }
     return std::nullopt;
-}
-
-std::string default_text(const FlagSpec& spec) {
-    if (spec.default_text != nullptr) return spec.default_text;
-    const json value = to_json(LoaderConfig{}).at(spec.field);
-    if (value.is_null()) return "unset";
-    if (value.is_boolean()) return value.get<bool>() ? "on" : "off";
-    if (value.is_string()) return value.get<std::string>();
-    if (value.is_array()) return shape_to_string(value.get<std::vector<std::uint32_t>>());
-    if (value.is_number_float()) {
-        std::array<char, 32> buffer{};
-        const auto end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value.get<double>()).ptr;
-        return std::string(buffer.data(), end);
-    }
-    return value.dump();
 }
 
 // A sweep list's items. --bind takes policies and CPU lists, whose own commas do not separate
@@ -216,11 +163,20 @@ std::vector<std::string> sweep_items(const FlagSpec& spec, const std::string& te
     return items;
 }
 
+// "worker threads ... (num_workers: 0 to 256; default 4)"; the choices follow what a field is.
 std::string help_text(const FlagSpec& spec, ConfigFlags::Mode mode) {
+    const ConfigField& field = *spec.field;
     std::string help = spec.help;
-    if (spec.allowed_in_help) help += "; " + engine_allowed(spec);
+    const bool briefs = std::any_of(field.choices.begin(), field.choices.end(),
+                                    [](const FieldChoice& choice) { return !choice.brief.empty(); });
+    if (briefs) help += ": " + choices_text(field);
+    else if (field.type == FieldType::Choice) help += "; " + allowed_text(field);
+    if (!spec.note.empty()) help += "; " + spec.note;
     if (mode == ConfigFlags::Mode::Sweep && spec.to_axis != nullptr) help += "; a comma list sweeps it";
-    return help + " (default " + default_text(spec) + ")";
+    std::string keys(field.key);
+    if (spec.all_bindings) keys += ", " + std::string(kBindPinThread.key) + ", " + std::string(kBindConsumer.key);
+    const std::string range = range_text(field);
+    return help + " (" + keys + (range.empty() ? "" : ": " + range) + "; default " + default_text(field) + ")";
 }
 
 LoaderConfig load_file(const std::string& path) {
@@ -241,19 +197,21 @@ ConfigFlags::ConfigFlags(CLI::App& command, Mode mode) : mode_(mode) {
             "--config", [this](const std::string& path) { config_file_ = path; },
             "JSON configuration file (LoaderConfig's fields); flags override it")
         ->type_name("FILE");
-    for (const FlagSpec& spec : kFlags) {
+    for (const FlagSpec& spec : flag_specs()) {
         const bool list = mode == Mode::Sweep && spec.to_axis != nullptr;
+        const std::string value_name(spec.field->value_name);
         command
             .add_option_function<std::string>(
                 spec.name, [this, &spec](const std::string& text) { given_.emplace_back(&spec, text); },
                 help_text(spec, mode))
-            ->type_name(list ? std::string(spec.value_name) + ",..." : spec.value_name);
+            ->type_name(list ? value_name + ",..." : value_name);
     }
 }
 
 LoaderConfig ConfigFlags::config() const {
-    if (given("--batches") != nullptr && given("--seconds") != nullptr)
-        reject_flag("--seconds", *given("--seconds"), "one run length: --batches or --seconds, not both");
+    if (given(kBatches.flag) != nullptr && given(kSeconds.flag) != nullptr)
+        reject_flag(std::string(kSeconds.flag), *given(kSeconds.flag),
+                    "one run length: " + std::string(kBatches.flag) + " or " + std::string(kSeconds.flag) + ", not both");
     LoaderConfig config = config_file_.empty() ? LoaderConfig{} : load_file(config_file_);
     // --bind first, so that --bind-workers and the others override it wherever they are given.
     for (const bool all_bindings : {true, false}) {
@@ -287,11 +245,17 @@ SweepAxes ConfigFlags::sweep_axes() const {
                                     axes.pin_mode.size(), axes.copy_stream.size(), axes.bind.size(),
                                     axes.membind.size()})
         combinations = std::min(combinations * std::max<std::uint64_t>(count, 1), kMaxSweepCombinations + 1);
-    if (combinations > kMaxSweepCombinations)
+    if (combinations > kMaxSweepCombinations) {
+        std::vector<std::string> lists;
+        for (const FlagSpec& spec : flag_specs())
+            if (spec.to_axis != nullptr) lists.push_back(spec.name);
+        std::string shorten;
+        for (std::size_t i = 0; i < lists.size(); ++i)
+            shorten += (i == 0 ? "" : i + 1 == lists.size() ? " or " : ", ") + lists[i];
         throw UsageError("sweep: the lists given make more than " + std::to_string(kMaxSweepCombinations) +
-                         " combinations; expected at most " + std::to_string(kMaxSweepCombinations) +
-                         " (shorten --workers, --prefetch, --pin-memory, --pin-mode, --copy-stream, --bind or "
-                         "--membind)");
+                         " combinations; expected at most " + std::to_string(kMaxSweepCombinations) + " (shorten " +
+                         shorten + ")");
+    }
     return axes;
 }
 
@@ -300,15 +264,15 @@ void ConfigFlags::validate(const LoaderConfig& config, const std::string& contex
     if (!issues.empty()) throw UsageError(context + describe(issues.front()));
 }
 
-const std::string* ConfigFlags::given(const char* flag) const {
+const std::string* ConfigFlags::given(std::string_view flag) const {
     for (const auto& [spec, text] : given_)
-        if (std::string_view(spec->name) == flag) return &text;
+        if (spec->name == flag) return &text;
     return nullptr;
 }
 
 std::string ConfigFlags::describe(const ConfigIssue& issue) const {
     std::string label = issue.field;
-    for (const FlagSpec& spec : kFlags) {
+    for (const FlagSpec& spec : flag_specs()) {
         if (!names_field(spec, issue.field) || given(spec.name) == nullptr) continue;
         label = spec.name;
         // "sample_shape[1]" is the second dimension of --sample-shape.

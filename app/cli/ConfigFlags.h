@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,7 +42,7 @@ public:
     std::string describe(const ConfigIssue& issue) const;
 
 private:
-    const std::string* given(const char* flag) const;
+    const std::string* given(std::string_view flag) const;
 
     Mode mode_;
     std::string config_file_;

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -14,12 +13,14 @@
 #include <memory>
 #include <stdexcept>
 #include <system_error>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/config/ConfigError.h"
+#include "engine/config/ConfigFields.h"
 #include "engine/files/InputFile.h"
 #include "engine/text/UntrustedText.h"
 
@@ -74,47 +75,19 @@ std::string read_string(const std::string& key, const json& value) {
     return value.get<std::string>();
 }
 
-template <typename Enum, std::size_t N>
-Enum read_enum(const std::string& key, const json& value, std::optional<Enum> (*parse)(const std::string&),
-               const std::array<Enum, N>& all) {
-    std::optional<Enum> parsed;
-    if (value.is_string()) parsed = parse(value.get<std::string>());
-    if (!parsed) {
-        std::string names;
-        for (const Enum item : all) names += (names.empty() ? "" : ", ") + to_string(item);
-        reject(key, value, "one of: " + names);
-    }
-    return *parsed;
+// One of the field's choices, by name.
+template <typename Enum>
+Enum read_choice(const ConfigField& field, const std::string& key, const json& value) {
+    std::optional<std::uint8_t> parsed;
+    if (value.is_string()) parsed = find_choice(field.choices, value.get<std::string>());
+    if (!parsed) reject(key, value, allowed_text(field));
+    return static_cast<Enum>(*parsed);
 }
 
-DType read_dtype(const std::string& key, const json& value) {
-    return read_enum(key, value, parse_dtype, std::array{DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32,
-                                                         DType::I64, DType::F64});
-}
-
-PinMode read_pin_mode(const std::string& key, const json& value) {
-    return read_enum(key, value, parse_pin_mode,
-                     std::array{PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker});
-}
-
-HostMode read_host_mode(const std::string& key, const json& value) {
-    return read_enum(key, value, parse_host_mode, std::array{HostMode::Modeled, HostMode::Real});
-}
-
-CopyStream read_copy_stream(const std::string& key, const json& value) {
-    return read_enum(key, value, parse_copy_stream, std::array{CopyStream::Side, CopyStream::Compute});
-}
-
-MemoryPlacement read_placement(const std::string& key, const json& value) {
-    return read_enum(key, value, parse_memory_placement,
-                     std::array{MemoryPlacement::FirstTouch, MemoryPlacement::GpuLocal, MemoryPlacement::Remote,
-                                MemoryPlacement::Interleave});
-}
-
-CpuBinding read_binding(const std::string& key, const json& value) {
+CpuBinding read_binding(const ConfigField& field, const std::string& key, const json& value) {
     std::optional<CpuBinding> binding;
     if (value.is_string()) binding = parse_cpu_binding(value.get<std::string>());
-    if (!binding) reject(key, value, "none, local (the GPU's NUMA node), remote (another node), or a CPU list such as 0-3,8");
+    if (!binding) reject(key, value, allowed_text(field));
     return *binding;
 }
 
@@ -126,72 +99,56 @@ std::vector<std::uint32_t> read_shape(const std::string& key, const json& value)
     return shape;
 }
 
-// null unsets an optional field; anything else goes through Read.
-template <auto Read>
-auto read_nullable(const std::string& key, const json& value) -> std::optional<decltype(Read(key, value))> {
-    if (value.is_null()) return std::nullopt;
-    try {
-        return Read(key, value);
-    } catch (const ConfigError& error) {
-        reject(key, value, error.issue().allowed + ", or null");
+template <typename T>
+constexpr bool kIsOptional = false;
+template <typename T>
+constexpr bool kIsOptional<std::optional<T>> = true;
+
+// A value of the field's member type T; null unsets an optional field.
+template <typename T>
+T read_value(const ConfigField& field, const std::string& key, const json& value) {
+    if constexpr (kIsOptional<T>) {
+        if (value.is_null()) return std::nullopt;
+        try {
+            return read_value<typename T::value_type>(field, key, value);
+        } catch (const ConfigError& error) {
+            reject(key, value, error.issue().allowed + ", or null");
+        }
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return read_bool(key, value);
+    } else if constexpr (std::is_integral_v<T>) {
+        return read_count<T>(key, value);
+    } else if constexpr (std::is_same_v<T, double>) {
+        return read_number(key, value);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return read_string(key, value);
+    } else if constexpr (std::is_same_v<T, std::vector<std::uint32_t>>) {
+        return read_shape(key, value);
+    } else if constexpr (std::is_same_v<T, CpuBinding>) {
+        return read_binding(field, key, value);
+    } else {
+        return read_choice<T>(field, key, value);
     }
 }
 
-template <auto Member, auto Read>
-void assign(LoaderConfig& config, const std::string& key, const json& value) {
-    config.*Member = Read(key, value);
-}
-
-struct Key {
-    const char* name;
-    void (*apply)(LoaderConfig& config, const std::string& key, const json& value);
-};
-
-// Every key config_from_json accepts, in LoaderConfig's order.
-constexpr std::array<Key, 23> kKeys{{
-    {"batch_size", assign<&LoaderConfig::batch_size, read_count<std::uint32_t>>},
-    {"sample_shape", assign<&LoaderConfig::sample_shape, read_shape>},
-    {"dtype", assign<&LoaderConfig::dtype, read_dtype>},
-    {"num_workers", assign<&LoaderConfig::num_workers, read_count<std::uint32_t>>},
-    {"prefetch_factor", assign<&LoaderConfig::prefetch_factor, read_nullable<read_count<std::uint32_t>>>},
-    {"pin_memory", assign<&LoaderConfig::pin_memory, read_bool>},
-    {"non_blocking", assign<&LoaderConfig::non_blocking, read_bool>},
-    {"copy_stream", assign<&LoaderConfig::copy_stream, read_copy_stream>},
-    {"in_order", assign<&LoaderConfig::in_order, read_bool>},
-    {"pin_mode", assign<&LoaderConfig::pin_mode, read_pin_mode>},
-    {"cpu_us_per_sample", assign<&LoaderConfig::cpu_us_per_sample, read_number>},
-    {"gpu_us_per_batch", assign<&LoaderConfig::gpu_us_per_batch, read_number>},
-    {"batches", assign<&LoaderConfig::batches, read_nullable<read_count<std::uint64_t>>>},
-    {"seconds", assign<&LoaderConfig::seconds, read_nullable<read_number>>},
-    {"device", assign<&LoaderConfig::device, read_string>},
-    {"host", assign<&LoaderConfig::host, read_nullable<read_host_mode>>},
-    {"pinned_budget_bytes", assign<&LoaderConfig::pinned_budget_bytes, read_nullable<read_count<std::uint64_t>>>},
-    {"bind_workers", assign<&LoaderConfig::bind_workers, read_binding>},
-    {"bind_pin_thread", assign<&LoaderConfig::bind_pin_thread, read_binding>},
-    {"bind_consumer", assign<&LoaderConfig::bind_consumer, read_binding>},
-    {"membind", assign<&LoaderConfig::membind, read_placement>},
-    {"topology_xml", assign<&LoaderConfig::topology_xml, read_string>},
-    {"gpu_pci_bus_id", assign<&LoaderConfig::gpu_pci_bus_id, read_string>},
-}};
-
-const Key* find_key(const std::string& name) {
-    for (const Key& key : kKeys)
-        if (name == key.name) return &key;
-    return nullptr;
+template <typename T>
+json value_json(const T& value) {
+    if constexpr (kIsOptional<T>) {
+        return value ? value_json(*value) : json(nullptr);
+    } else if constexpr (std::is_enum_v<T> || std::is_same_v<T, CpuBinding>) {
+        return to_string(value);
+    } else {
+        return json(value);
+    }
 }
 
 [[noreturn]] void reject_unknown_key(const std::string& name) {
     std::string names;
-    for (const Key& key : kKeys) names += (names.empty() ? "" : ", ") + std::string(key.name);
+    for (const ConfigField& field : kConfigFields) names += (names.empty() ? "" : ", ") + std::string(field.key);
     throw ConfigError(ConfigIssue{name, name, "one of: " + names});
 }
 
 bool given(const json& object, const char* key) { return object.contains(key) && !object.at(key).is_null(); }
-
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
 
 // A temporary file beside the target that is removed unless it was renamed into place.
 class TempFile {
@@ -309,31 +266,11 @@ json parse_json_text(const std::string& text) {
 }  // namespace config_detail
 
 json to_json(const LoaderConfig& config) {
-    return json{
-        {"batch_size", config.batch_size},
-        {"sample_shape", config.sample_shape},
-        {"dtype", to_string(config.dtype)},
-        {"num_workers", config.num_workers},
-        {"prefetch_factor", optional_json(config.prefetch_factor)},
-        {"pin_memory", config.pin_memory},
-        {"non_blocking", config.non_blocking},
-        {"copy_stream", to_string(config.copy_stream)},
-        {"in_order", config.in_order},
-        {"pin_mode", to_string(config.pin_mode)},
-        {"cpu_us_per_sample", config.cpu_us_per_sample},
-        {"gpu_us_per_batch", config.gpu_us_per_batch},
-        {"batches", optional_json(config.batches)},
-        {"seconds", optional_json(config.seconds)},
-        {"device", config.device},
-        {"host", config.host ? json(to_string(*config.host)) : json(nullptr)},
-        {"pinned_budget_bytes", optional_json(config.pinned_budget_bytes)},
-        {"bind_workers", to_string(config.bind_workers)},
-        {"bind_pin_thread", to_string(config.bind_pin_thread)},
-        {"bind_consumer", to_string(config.bind_consumer)},
-        {"membind", to_string(config.membind)},
-        {"topology_xml", config.topology_xml},
-        {"gpu_pci_bus_id", config.gpu_pci_bus_id},
-    };
+    json object = json::object();
+    for (const ConfigField& field : kConfigFields)
+        object[std::string(field.key)] =
+            std::visit([&](auto member) { return value_json(config.*member); }, field.member);
+    return object;
 }
 
 LoaderConfig config_from_json(const json& object, const LoaderConfig& base) {
@@ -342,9 +279,13 @@ LoaderConfig config_from_json(const json& object, const LoaderConfig& base) {
         reject("batches", object.at("batches"), "one run length: give either batches or seconds, not both");
     LoaderConfig config = base;
     for (const auto& [name, value] : object.items()) {
-        const Key* key = find_key(name);
-        if (!key) reject_unknown_key(name);
-        key->apply(config, name, value);
+        const ConfigField* field = find_config_field(name);
+        if (field == nullptr) reject_unknown_key(name);
+        std::visit(
+            [&](auto member) {
+                config.*member = read_value<std::remove_reference_t<decltype(config.*member)>>(*field, name, value);
+            },
+            field->member);
     }
     // The run length is one or the other: giving one replaces the other.
     if (given(object, "batches")) config.seconds.reset();

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/config/ConfigFields.h"
 #include "engine/config/DeviceChoice.h"
 #include "engine/config/PinnedBudget.h"
 #include "engine/text/TextFormat.h"
@@ -15,26 +16,26 @@
 namespace pinscope {
 
 namespace config_detail {
-std::string format_number(double value);  // defined in LoaderConfig.cpp
+std::string format_number(double value);  // defined in ConfigFields.cpp
 }  // namespace config_detail
 
 namespace {
 
 using config_detail::format_number;
 
+constexpr const ConfigField& kBatchSize = config_field(&LoaderConfig::batch_size);
+constexpr const ConfigField& kSampleShape = config_field(&LoaderConfig::sample_shape);
+constexpr const ConfigField& kWorkers = config_field(&LoaderConfig::num_workers);
+constexpr const ConfigField& kPrefetch = config_field(&LoaderConfig::prefetch_factor);
+constexpr const ConfigField& kCpuUs = config_field(&LoaderConfig::cpu_us_per_sample);
+constexpr const ConfigField& kGpuUs = config_field(&LoaderConfig::gpu_us_per_batch);
+constexpr const ConfigField& kBatches = config_field(&LoaderConfig::batches);
+constexpr const ConfigField& kSeconds = config_field(&LoaderConfig::seconds);
+constexpr const ConfigField& kPinnedBudget = config_field(&LoaderConfig::pinned_budget_bytes);
 
-constexpr std::uint64_t kMaxBatchSize = 65536;
-constexpr std::size_t kMaxDimensions = 8;
-constexpr std::uint64_t kMaxDimension = 1048576;
+// Limits across fields: what one sample and one batch may take.
 constexpr std::uint64_t kMaxSampleBytes = 4 * kGiB;
 constexpr std::uint64_t kMaxBatchBytes = 64 * kGiB;
-constexpr std::uint64_t kMaxWorkers = 256;
-constexpr std::uint64_t kMaxPrefetchFactor = 64;
-constexpr double kMaxCpuUsPerSample = 1e6;
-constexpr double kMaxGpuUsPerBatch = 1e7;
-constexpr std::uint64_t kMaxBatches = 1'000'000'000;
-constexpr double kMaxSeconds = 604800;  // one week
-constexpr std::uint64_t kMinPinnedBudget = 16 * kMiB;
 
 // Bytes in `unit`, rounded to one decimal: "1.5 GiB", "64 MiB".
 std::string in_unit(std::uint64_t bytes, std::uint64_t unit, const char* name) {
@@ -53,22 +54,21 @@ public:
         issues_.push_back(ConfigIssue{std::move(field), std::move(value), std::move(allowed)});
     }
 
-    // An integer from lo to hi; `note` follows the range in the message. True when it is.
-    bool integer(const std::string& field, std::uint64_t value, std::uint64_t lo, std::uint64_t hi,
-                 const std::string& note = "") {
+    // A whole number in the field's range (named `name`, "sample_shape[1]", when not the field's
+    // key). True when it is.
+    bool integer(const ConfigField& field, std::uint64_t value, const std::string& name = "") {
+        const auto [lo, hi] = integer_range(field);
         if (value >= lo && value <= hi) return true;
-        add(field, std::to_string(value), "an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + note);
+        add(name.empty() ? std::string(field.key) : name, std::to_string(value), allowed_text(field));
         return false;
     }
 
-    // A finite number from lo (or above lo, when exclusive) to hi, in `unit`.
-    void number(const std::string& field, double value, double lo, double hi, const std::string& unit,
-                bool lo_exclusive = false) {
-        const bool above_lo = lo_exclusive ? value > lo : value >= lo;
-        if (std::isfinite(value) && above_lo && value <= hi) return;
-        const std::string range =
-            lo_exclusive ? "above " + format_number(lo) + " and at most " : "from " + format_number(lo) + " to ";
-        add(field, format_number(value), "a number of " + unit + " " + range + format_number(hi));
+    // A finite number in the field's range.
+    void number(const ConfigField& field, double value) {
+        const FieldRange& range = *field.range;
+        const bool above_lo = range.lo_exclusive ? value > range.lo : value >= range.lo;
+        if (std::isfinite(value) && above_lo && value <= range.hi) return;
+        add(std::string(field.key), format_number(value), allowed_text(field));
     }
 
     std::vector<ConfigIssue> take() { return std::move(issues_); }
@@ -78,14 +78,14 @@ private:
 };
 
 bool check_shape(Checker& check, const std::vector<std::uint32_t>& shape) {
-    if (shape.empty() || shape.size() > kMaxDimensions) {
-        check.add("sample_shape", shape.empty() ? "[]" : shape_to_string(shape),
-                  "a shape of 1 to " + std::to_string(kMaxDimensions) + " dimensions");
+    if (shape.empty() || shape.size() > kMaxSampleDimensions) {
+        check.add(std::string(kSampleShape.key), shape.empty() ? "[]" : shape_to_string(shape),
+                  "a shape of 1 to " + std::to_string(kMaxSampleDimensions) + " dimensions");
         return false;
     }
     bool ok = true;
     for (std::size_t i = 0; i < shape.size(); ++i)
-        ok = check.integer("sample_shape[" + std::to_string(i) + "]", shape[i], 1, kMaxDimension) && ok;
+        ok = check.integer(kSampleShape, shape[i], std::string(kSampleShape.key) + "[" + std::to_string(i) + "]") && ok;
     return ok;
 }
 
@@ -95,14 +95,14 @@ bool check_sizes(Checker& check, const LoaderConfig& config) {
     for (const std::uint32_t dim : config.sample_shape) sample = saturating_product(sample, dim);
     const std::string sample_desc = shape_to_string(config.sample_shape) + " " + to_string(config.dtype);
     if (sample > kMaxSampleBytes) {
-        check.add("sample_shape", shape_to_string(config.sample_shape),
+        check.add(std::string(kSampleShape.key), shape_to_string(config.sample_shape),
                   "a sample of at most " + format_size_rounded(kMaxSampleBytes) + "; " + sample_desc + " is " +
                       format_size_rounded(sample));
         return false;
     }
     const std::uint64_t batch = sample * config.batch_size;
     if (batch > kMaxBatchBytes) {
-        check.add("batch_size", std::to_string(config.batch_size),
+        check.add(std::string(kBatchSize.key), std::to_string(config.batch_size),
                   "a batch of at most " + format_size_rounded(kMaxBatchBytes) + "; the batch would be " + format_size_rounded(batch) +
                       " (" + std::to_string(config.batch_size) + " samples of " + sample_desc + ")");
         return false;
@@ -113,12 +113,12 @@ bool check_sizes(Checker& check, const LoaderConfig& config) {
 bool check_prefetch(Checker& check, const LoaderConfig& config) {
     if (!config.prefetch_factor) return true;
     if (config.num_workers == 0) {
-        check.add("prefetch_factor", std::to_string(*config.prefetch_factor),
+        check.add(std::string(kPrefetch.key), std::to_string(*config.prefetch_factor),
                   "unset when num_workers is 0 (PyTorch: prefetch_factor option could only be specified in "
                   "multiprocessing; let num_workers > 0 to enable it)");
         return false;
     }
-    return check.integer("prefetch_factor", *config.prefetch_factor, 1, kMaxPrefetchFactor);
+    return check.integer(kPrefetch, *config.prefetch_factor);
 }
 
 void check_run_length(Checker& check, const LoaderConfig& config) {
@@ -127,13 +127,12 @@ void check_run_length(Checker& check, const LoaderConfig& config) {
                   "one run length: give either batches or seconds, not both (seconds is " +
                       format_number(*config.seconds) + ")");
     } else if (config.batches) {
-        check.integer("batches", *config.batches, 1, kMaxBatches);
+        check.integer(kBatches, *config.batches);
     } else if (config.seconds) {
-        check.number("seconds", *config.seconds, 0, kMaxSeconds, "seconds", true);
+        check.number(kSeconds, *config.seconds);
     } else {
         check.add("batches", "unset",
-                  "a run length: batches (an integer from 1 to " + std::to_string(kMaxBatches) +
-                      ") or seconds (above 0 and at most " + format_number(kMaxSeconds) + ")");
+                  "a run length: batches (" + allowed_text(kBatches) + ") or seconds (" + allowed_text(kSeconds) + ")");
     }
 }
 
@@ -156,7 +155,7 @@ void check_numa(Checker& check, const LoaderConfig& config) {
     for (const BindingField& field : kBindingFields) {
         const CpuBinding& binding = config.*field.member;
         if (binding.policy == CpuBindPolicy::CpuList && binding.cpus.empty())
-            check.add(field.name, "\"\"", "none, local, remote, or a CPU list such as 0-3,8");
+            check.add(field.name, "\"\"", allowed_text(config_field(field.member)));
     }
     if (!config.topology_xml.empty() && config.is_cuda())
         check.add("topology_xml", config.topology_xml,
@@ -171,12 +170,7 @@ void check_numa(Checker& check, const LoaderConfig& config) {
 }
 
 bool check_budget_setting(Checker& check, const LoaderConfig& config) {
-    if (!config.pinned_budget_bytes) return true;
-    const std::uint64_t physical = physical_memory_bytes();
-    const std::uint64_t max = physical > 0 ? physical : std::numeric_limits<std::uint64_t>::max();
-    return check.integer("pinned_budget_bytes", *config.pinned_budget_bytes, kMinPinnedBudget, max,
-                         " bytes (" + format_size_rounded(kMinPinnedBudget) + " to this machine's physical memory, " +
-                             format_size_rounded(physical) + ")");
+    return !config.pinned_budget_bytes || check.integer(kPinnedBudget, *config.pinned_budget_bytes);
 }
 
 // The worst-case page-locked footprint must fit the budget: locking more than that is how a
@@ -201,13 +195,13 @@ void check_pinned_footprint(Checker& check, const LoaderConfig& config) {
 
 std::vector<ConfigIssue> find_config_issues(const LoaderConfig& config) {
     Checker check;
-    const bool batch_size_ok = check.integer("batch_size", config.batch_size, 1, kMaxBatchSize);
+    const bool batch_size_ok = check.integer(kBatchSize, config.batch_size);
     const bool shape_ok = check_shape(check, config.sample_shape);
     const bool sizes_ok = batch_size_ok && shape_ok && check_sizes(check, config);
-    const bool workers_ok = check.integer("num_workers", config.num_workers, 0, kMaxWorkers);
+    const bool workers_ok = check.integer(kWorkers, config.num_workers);
     const bool prefetch_ok = check_prefetch(check, config);
-    check.number("cpu_us_per_sample", config.cpu_us_per_sample, 0, kMaxCpuUsPerSample, "microseconds");
-    check.number("gpu_us_per_batch", config.gpu_us_per_batch, 0, kMaxGpuUsPerBatch, "microseconds");
+    check.number(kCpuUs, config.cpu_us_per_sample);
+    check.number(kGpuUs, config.gpu_us_per_batch);
     check_run_length(check, config);
     check_device(check, config.device);
     check_host(check, config);

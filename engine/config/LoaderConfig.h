@@ -116,7 +116,8 @@ std::string to_string(MemoryPlacement placement);
 std::optional<MemoryPlacement> parse_memory_placement(const std::string& text);
 std::string shape_to_string(const std::vector<std::uint32_t>& shape);  // "3x224x224"
 
-// One line per difference, "pin_memory: on -> off", for reconfigure markers.
+// One line per difference, "pin_memory: on -> off", for reconfigure markers; in the order of the
+// field table (ConfigFields.h), which defines it.
 std::vector<std::string> describe_changes(const LoaderConfig& before, const LoaderConfig& after);
 
 }  // namespace pinscope

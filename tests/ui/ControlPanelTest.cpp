@@ -6,6 +6,7 @@
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLayout>
@@ -16,9 +17,11 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include "engine/config/ConfigFields.h"
 #include "engine/config/ConfigValidation.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/controls/ControlPanel.h"
+#include "ui/controls/FieldControls.h"
 #include "ui/controls/FieldMarks.h"
 #include "ui/controls/NumaControls.h"
 #include "ui/controls/WheelGuard.h"
@@ -94,6 +97,51 @@ private slots:
         config.batches = 1000;
         panel.set_config(config);
         QCOMPARE(panel.config(), config);
+    }
+
+    // Every field has a control tagged with its key; their tooltips, ranges, units and items are
+    // the field table's.
+    void theControlsSayWhatTheFieldTableSays() {
+        using ui::to_qstring;
+        ui::ControlPanel panel;
+        int ranges = 0;
+        for (const ConfigField& field : kConfigFields) {
+            const QString key = to_qstring(field.key);
+            QList<QWidget*> controls;
+            for (QWidget* widget : panel.findChildren<QWidget*>())
+                if (ui::fields_of(widget).contains(key)) controls << widget;
+            QVERIFY2(!controls.isEmpty(), qPrintable(key));
+            for (QWidget* widget : controls) {
+                if (ui::fields_of(widget) != QStringList{key}) continue;  // the run length shows two fields
+                if (qobject_cast<QLabel*>(widget) != nullptr) {
+                    QVERIFY2(widget->toolTip().startsWith(to_qstring(field.help), Qt::CaseInsensitive),
+                             qPrintable(key + ": " + widget->toolTip()));
+                }
+                if (auto* spin = qobject_cast<QSpinBox*>(widget); spin != nullptr && spin->specialValueText().isEmpty()) {
+                    const auto [lo, hi] = integer_range(field);
+                    QCOMPARE(static_cast<std::uint64_t>(spin->minimum()), lo);
+                    QCOMPARE(static_cast<std::uint64_t>(spin->maximum()), hi);
+                    ++ranges;
+                }
+                if (auto* spin = qobject_cast<QDoubleSpinBox*>(widget)) {
+                    QCOMPARE(spin->minimum(), field.range->lo);
+                    QCOMPARE(spin->maximum(), field.range->hi);
+                    QVERIFY(!field.unit_symbol.empty());
+                    QVERIFY(spin->suffix().endsWith(to_qstring(field.unit_symbol)));
+                    ++ranges;
+                }
+                auto* combo = qobject_cast<QComboBox*>(widget);
+                if (combo == nullptr) continue;
+                for (const FieldChoice& choice : field.choices) {
+                    const int index = combo->findData(to_qstring(choice.name));
+                    QVERIFY2(index >= 0, qPrintable(key + ": " + to_qstring(choice.name)));
+                    const QString tip = to_qstring(choice.help.empty() ? choice.brief : choice.help);
+                    QCOMPARE(combo->itemData(index, Qt::ToolTipRole).toString().toLower(), tip.toLower());
+                }
+            }
+        }
+        QCOMPARE(ranges, 5);  // batch_size, num_workers, prefetch_factor, cpu_us_per_sample, gpu_us_per_batch
+        QCOMPARE(ui::ControlPanel::kUntilStoppedSeconds, config_field(&LoaderConfig::seconds).range->hi);
     }
 
     void noWorkersMeansNoPrefetchFactor() {

@@ -28,6 +28,7 @@
 #include "engine/text/Units.h"
 #include "ui/controls/ConfigChanges.h"
 #include "ui/controls/DeviceChoices.h"
+#include "ui/controls/FieldControls.h"
 #include "ui/controls/FieldMarks.h"
 #include "ui/controls/NumaControls.h"
 #include "ui/controls/WheelGuard.h"
@@ -40,12 +41,19 @@ namespace {
 
 constexpr int kDebounceMs = 250;
 
-const DType kDTypes[] = {DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32, DType::I64, DType::F64};
-const PinMode kPinModes[] = {PinMode::Pool, PinMode::Alloc, PinMode::Register, PinMode::Worker};
-const CopyStream kCopyStreams[] = {CopyStream::Side, CopyStream::Compute};
+constexpr const ConfigField& kPinMemory = config_field(&LoaderConfig::pin_memory);
+constexpr const ConfigField& kWorkers = config_field(&LoaderConfig::num_workers);
+constexpr const ConfigField& kPrefetch = config_field(&LoaderConfig::prefetch_factor);
+constexpr const ConfigField& kSampleShape = config_field(&LoaderConfig::sample_shape);
+constexpr const ConfigField& kHost = config_field(&LoaderConfig::host);
+constexpr const ConfigField& kPinnedBudget = config_field(&LoaderConfig::pinned_budget_bytes);
+constexpr const ConfigField& kBatches = config_field(&LoaderConfig::batches);
+constexpr const ConfigField& kSeconds = config_field(&LoaderConfig::seconds);
 
+// Up to kMaxSampleDimensions sizes of up to 7 digits; the engine says which sizes it allows.
 const QRegularExpression& shape_pattern() {
-    static const QRegularExpression pattern(QStringLiteral("^[1-9][0-9]{0,6}(x[1-9][0-9]{0,6}){0,7}$"));
+    static const QRegularExpression pattern(
+        QStringLiteral("^[1-9][0-9]{0,6}(x[1-9][0-9]{0,6}){0,%1}$").arg(kMaxSampleDimensions - 1));
     return pattern;
 }
 
@@ -54,17 +62,6 @@ const QRegularExpression& shape_pattern() {
 QString field_of(const QString& message) {
     QString field = message.section(QLatin1Char(':'), 0, 0);
     return field.left(field.indexOf(QLatin1Char('[')));
-}
-
-QString tip_pin_memory() {
-    return QStringLiteral("Copy each batch into page-locked (pinned) host memory, so that its copy to the GPU can "
-                          "run asynchronously (PyTorch's pin_memory)");
-}
-QString tip_workers() {
-    return QStringLiteral("Worker threads that build batches in parallel; 0: the consumer loads each batch itself");
-}
-QString tip_prefetch() {
-    return QStringLiteral("Batches each worker keeps ready ahead; in flight at most num_workers × prefetch_factor");
 }
 
 QLabel* big_label(const QString& text, const QString& tip) {
@@ -182,29 +179,30 @@ QWidget* ControlPanel::build_primary() {
     auto* grid = new QVBoxLayout(box);
     grid->setSpacing(4);
 
-    pin_memory_ = new QCheckBox(QStringLiteral("pin_memory"));
+    pin_memory_ = new QCheckBox(to_qstring(kPinMemory.key));
     pin_memory_->setFont(app_font(13, true));
-    pin_memory_->setToolTip(tip_pin_memory());
+    pin_memory_->setToolTip(field_tip(kPinMemory));
     pin_memory_->setStyleSheet(QStringLiteral("QCheckBox::indicator { width: 20px; height: 20px; }"));
-    tag_fields(pin_memory_, {QStringLiteral("pin_memory")});
+    tag_fields(pin_memory_, {to_qstring(kPinMemory.key)});
     grid->addWidget(pin_memory_);
     grid->addSpacing(6);
 
+    // The sliders show the usual values; the spin boxes take the whole range.
     workers_ = new QSpinBox;
-    workers_->setRange(0, 256);
+    set_field_range(workers_, kWorkers);
     workers_slider_ = new QSlider(Qt::Horizontal);
-    workers_slider_->setRange(0, 16);
+    workers_slider_->setRange(workers_->minimum(), 16);
     workers_slider_->setPageStep(2);
-    grid->addWidget(big_label(QStringLiteral("num_workers"), tip_workers()));
-    grid->addWidget(spin_with_slider(workers_, workers_slider_, tip_workers(), {QStringLiteral("num_workers")}));
+    grid->addWidget(big_label(to_qstring(kWorkers.key), field_tip(kWorkers)));
+    grid->addWidget(spin_with_slider(workers_, workers_slider_, field_tip(kWorkers), {to_qstring(kWorkers.key)}));
     grid->addSpacing(4);
 
     prefetch_ = new QSpinBox;
-    prefetch_->setRange(1, 64);
+    set_field_range(prefetch_, kPrefetch);
     prefetch_slider_ = new QSlider(Qt::Horizontal);
-    prefetch_slider_->setRange(1, 16);
-    grid->addWidget(big_label(QStringLiteral("prefetch_factor"), tip_prefetch()));
-    grid->addWidget(spin_with_slider(prefetch_, prefetch_slider_, tip_prefetch(), {QStringLiteral("prefetch_factor")}));
+    prefetch_slider_->setRange(prefetch_->minimum(), 16);
+    grid->addWidget(big_label(to_qstring(kPrefetch.key), field_tip(kPrefetch)));
+    grid->addWidget(spin_with_slider(prefetch_, prefetch_slider_, field_tip(kPrefetch), {to_qstring(kPrefetch.key)}));
 
     connect(pin_memory_, &QCheckBox::toggled, this, &ControlPanel::edited);
     connect(workers_, &QSpinBox::valueChanged, this, &ControlPanel::edited);
@@ -228,6 +226,11 @@ QWidget* ControlPanel::build_details() {
         form->addRow(label, field);
     };
 
+    // A row named by the field's key, with the field's help as its tooltip.
+    const auto add_field = [&](const ConfigField& field, QWidget* widget) {
+        add(to_qstring(field.key), widget, field_tip(field));
+    };
+
     device_ = new QComboBox;
     device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     device_->setMinimumContentsLength(12);
@@ -235,100 +238,78 @@ QWidget* ControlPanel::build_details() {
         device_->addItem(choice.label, QString::fromStdString(choice.device));
         device_->setItemData(device_->count() - 1, choice.tooltip, Qt::ToolTipRole);
     }
-    add(QStringLiteral("device"), device_, QStringLiteral("A real CUDA GPU, or the emulated device modelled on a measured one"));
+    add_field(config_field(&LoaderConfig::device), device_);
 
     batch_size_ = new QSpinBox;
-    batch_size_->setRange(1, 65536);
-    add(QStringLiteral("batch_size"), batch_size_, QStringLiteral("Samples per batch"));
+    set_field_range(batch_size_, config_field(&LoaderConfig::batch_size));
+    add_field(config_field(&LoaderConfig::batch_size), batch_size_);
 
     sample_shape_ = new QLineEdit;
-    add(QStringLiteral("sample_shape"), sample_shape_, QStringLiteral("One sample's dimensions, e.g. 3x224x224"));
+    add_field(kSampleShape, sample_shape_);
 
     dtype_ = new QComboBox;
-    for (DType t : kDTypes) dtype_->addItem(QString::fromStdString(to_string(t)));
-    add(QStringLiteral("dtype"), dtype_, QStringLiteral("Element type of the samples: sets the bytes per batch"));
+    add_choices(dtype_, config_field(&LoaderConfig::dtype));
+    add_field(config_field(&LoaderConfig::dtype), dtype_);
 
     pin_mode_ = new QComboBox;
-    const QString mode_tips[] = {
-        QStringLiteral("PyTorch's caching host allocator: power-of-two blocks reused once their copy ended"),
-        QStringLiteral("cudaHostAlloc for every batch, cudaFreeHost once its copy ended (no cache)"),
-        QStringLiteral("Page-lock each batch's own buffer in place (cudaHostRegister)"),
-        QStringLiteral("Workers collate straight into pinned blocks; there is no pin thread"),
-    };
-    for (std::size_t i = 0; i < std::size(kPinModes); ++i) {
-        pin_mode_->addItem(QString::fromStdString(to_string(kPinModes[i])));
-        pin_mode_->setItemData(static_cast<int>(i), mode_tips[i], Qt::ToolTipRole);
-    }
-    add(QStringLiteral("pin_mode"), pin_mode_, QStringLiteral("How page-locked memory is obtained when pin_memory is on"));
+    add_choices(pin_mode_, config_field(&LoaderConfig::pin_mode));
+    add_field(config_field(&LoaderConfig::pin_mode), pin_mode_);
 
     non_blocking_ = new QCheckBox;
-    add(QStringLiteral("non_blocking"), non_blocking_,
-        QStringLiteral(".to(device, non_blocking=True): a copy from pinned memory returns at once"));
+    add_field(config_field(&LoaderConfig::non_blocking), non_blocking_);
     copy_stream_ = new QComboBox;
-    const QString stream_tips[] = {
-        QStringLiteral("A stream of its own, as prefetcher recipes do: the copy overlaps the kernels, and a blocking "
-                       "copy waits only for itself"),
-        QStringLiteral("The kernels' stream, as x.to(\"cuda\") in a plain training loop: the copy starts after every "
-                       "kernel queued before it, and a blocking copy holds the host until they and the copy are done"),
-    };
-    for (std::size_t i = 0; i < std::size(kCopyStreams); ++i) {
-        copy_stream_->addItem(QString::fromStdString(to_string(kCopyStreams[i])));
-        copy_stream_->setItemData(static_cast<int>(i), stream_tips[i], Qt::ToolTipRole);
-    }
-    add(QStringLiteral("copy_stream"), copy_stream_,
-        QStringLiteral("Which stream the host-to-device copy is queued on: side (its own, overlapping the kernels) "
-                       "or compute (behind the kernels, as in a plain loop)"));
+    add_choices(copy_stream_, config_field(&LoaderConfig::copy_stream));
+    add_field(config_field(&LoaderConfig::copy_stream), copy_stream_);
     in_order_ = new QCheckBox;
-    add(QStringLiteral("in_order"), in_order_,
-        QStringLiteral("Hand batches out in index order (a slow worker stalls the ones behind it)"));
+    add_field(config_field(&LoaderConfig::in_order), in_order_);
 
     cpu_us_ = new QDoubleSpinBox;
-    cpu_us_->setRange(0, 1e6);
+    set_field_range(cpu_us_, config_field(&LoaderConfig::cpu_us_per_sample));
     cpu_us_->setDecimals(1);
-    cpu_us_->setSuffix(QStringLiteral(" µs"));
     cpu_us_->setSingleStep(10);
-    add(QStringLiteral("cpu_us_per_sample"), cpu_us_, QStringLiteral("CPU work per sample in a worker (decoding, augmenting)"));
+    add_field(config_field(&LoaderConfig::cpu_us_per_sample), cpu_us_);
 
     gpu_us_ = new QDoubleSpinBox;
-    gpu_us_->setRange(0, 1e7);
+    set_field_range(gpu_us_, config_field(&LoaderConfig::gpu_us_per_batch));
     gpu_us_->setDecimals(0);
-    gpu_us_->setSuffix(QStringLiteral(" µs"));
     gpu_us_->setSingleStep(500);
-    add(QStringLiteral("gpu_us_per_batch"), gpu_us_, QStringLiteral("Kernel time per batch, after it has read the batch"));
+    add_field(config_field(&LoaderConfig::gpu_us_per_batch), gpu_us_);
 
     host_ = new QComboBox;
-    host_->addItems({QStringLiteral("default"), QStringLiteral("modeled"), QStringLiteral("real")});
-    add(QStringLiteral("host"), host_,
-        QStringLiteral("Host work modelled from the device's profile (default on the emulated device) or done for "
-                       "real on this machine's threads and memory"));
+    host_->addItem(to_qstring(kHost.unset_text));
+    add_choices(host_, kHost);
+    add_field(kHost, host_);
 
+    // In MiB; 0 is the default budget.
     budget_mib_ = new QSpinBox;
-    budget_mib_->setRange(0, static_cast<int>(std::min<std::uint64_t>(physical_memory_bytes() / kMiB, 1u << 30)));
+    const std::uint64_t most_mib = integer_range(kPinnedBudget).second / kMiB;
+    budget_mib_->setRange(0, static_cast<int>(std::min<std::uint64_t>(most_mib, 1u << 30)));
     budget_mib_->setSuffix(QStringLiteral(" MiB"));
     budget_mib_->setSingleStep(256);
     budget_mib_->setSpecialValueText(
         QStringLiteral("default (%1)").arg(memory_text(static_cast<double>(default_pinned_budget()))));
-    add(QStringLiteral("pinned budget"), budget_mib_,
-        QStringLiteral("Most page-locked memory the run may hold (pinned_budget_bytes); default: a quarter of "
-                       "physical memory"),
-        {QStringLiteral("pinned_budget_bytes")});
+    add(QStringLiteral("pinned budget"), budget_mib_, field_tip(kPinnedBudget), {to_qstring(kPinnedBudget.key)});
 
+    const QStringList length_keys{to_qstring(kSeconds.key), to_qstring(kBatches.key)};
     auto* length = new QWidget;
     auto* length_layout = new QHBoxLayout(length);
     length_layout->setContentsMargins(0, 0, 0, 0);
     length_kind_ = new QComboBox;
-    length_kind_->addItems({QStringLiteral("until Stop"), QStringLiteral("seconds"), QStringLiteral("batches")});
+    length_kind_->addItems({QStringLiteral("until Stop"), to_qstring(kSeconds.key), to_qstring(kBatches.key)});
+    length_kind_->setItemData(1, field_tip(kSeconds), Qt::ToolTipRole);
+    length_kind_->setItemData(2, field_tip(kBatches), Qt::ToolTipRole);
+    // Seconds or batches: from a tenth of a second to the most batches (validation says when too long).
     length_value_ = new QDoubleSpinBox;
-    length_value_->setRange(0.1, 1e9);
+    length_value_->setRange(0.1, std::max(kSeconds.range->hi, kBatches.range->hi));
     length_value_->setDecimals(1);
     length_value_->setMinimumWidth(50);
     length_kind_->setMinimumWidth(50);
     length_layout->addWidget(length_kind_);
     length_layout->addWidget(length_value_, 1);
     add(QStringLiteral("run length"), length, QStringLiteral("How long a run lasts: until Stop, seconds or batches"),
-        {QStringLiteral("seconds"), QStringLiteral("batches")});
+        length_keys);
     for (QWidget* w : {static_cast<QWidget*>(length_kind_), static_cast<QWidget*>(length_value_)})
-        tag_fields(w, {QStringLiteral("seconds"), QStringLiteral("batches")});
+        tag_fields(w, length_keys);
 
     for (QSpinBox* spin : {batch_size_, budget_mib_}) connect(spin, &QSpinBox::valueChanged, this, &ControlPanel::edited);
     for (QDoubleSpinBox* spin : {cpu_us_, gpu_us_, length_value_})
@@ -374,7 +355,7 @@ void ControlPanel::show_config(const LoaderConfig& config) {
     in_order_->setChecked(config.in_order);
     cpu_us_->setValue(config.cpu_us_per_sample);
     gpu_us_->setValue(config.gpu_us_per_batch);
-    host_->setCurrentIndex(!config.host ? 0 : *config.host == HostMode::Modeled ? 1 : 2);
+    host_->setCurrentIndex(config.host ? host_->findData(QString::fromStdString(to_string(*config.host))) : 0);
     budget_mib_->setValue(config.pinned_budget_bytes ? static_cast<int>(*config.pinned_budget_bytes / kMiB) : 0);
     if (config.batches) {
         length_kind_->setCurrentIndex(2);
@@ -415,8 +396,7 @@ LoaderConfig ControlPanel::config() const {
     c.in_order = in_order_->isChecked();
     c.cpu_us_per_sample = cpu_us_->value();
     c.gpu_us_per_batch = gpu_us_->value();
-    const int host = host_->currentIndex();
-    c.host = host == 0 ? std::nullopt : std::optional<HostMode>(host == 1 ? HostMode::Modeled : HostMode::Real);
+    c.host = host_->currentIndex() == 0 ? std::nullopt : parse_host_mode(host_->currentData().toString().toStdString());
     c.pinned_budget_bytes = budget_mib_->value() == 0
                                 ? std::nullopt
                                 : std::optional<std::uint64_t>(static_cast<std::uint64_t>(budget_mib_->value()) * kMiB);
@@ -458,8 +438,9 @@ QStringList ControlPanel::problems(const LoaderConfig& config) const {
 QStringList ControlPanel::text_issues() const {
     QStringList out;
     if (!shape_pattern().match(sample_shape_->text()).hasMatch())
-        out << QStringLiteral("sample_shape: “%1” is not a shape; write it like 3x224x224 (1 to 8 sizes from 1 to 9999999)")
-                   .arg(sample_shape_->text());
+        out << QStringLiteral("%1: “%2” is not a shape; write it like 3x224x224 (%3)")
+                   .arg(to_qstring(kSampleShape.key), sample_shape_->text(),
+                        QString::fromStdString(range_text(kSampleShape)));
     return out << numa_->issues();
 }
 

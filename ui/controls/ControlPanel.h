@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include "engine/config/ConfigError.h"
+#include "engine/config/ConfigFields.h"
 #include "engine/config/LoaderConfig.h"
 
 #include <memory>
@@ -41,7 +42,7 @@ class ControlPanel : public QWidget {
 
 public:
     // seconds used for "until Stop": the longest run the engine allows (a week).
-    static constexpr double kUntilStoppedSeconds = 604800;
+    static constexpr double kUntilStoppedSeconds = config_field(&LoaderConfig::seconds).range->hi;
 
     // What a new window shows, and what a configuration file's missing keys mean in the window:
     // LoaderConfig's defaults on this app's default device, running until Stop.

@@ -14,6 +14,8 @@ constexpr char kRefused[] = "refused";
 
 void tag_fields(QWidget* widget, const QStringList& fields) { widget->setProperty(kFields, fields); }
 
+QStringList fields_of(const QWidget* widget) { return widget->property(kFields).toStringList(); }
+
 void mark_fields(QWidget* root, const QStringList& fields) {
     for (QWidget* widget : root->findChildren<QWidget*>()) {
         const QVariant tagged = widget->property(kFields);

@@ -12,9 +12,11 @@
 #include <QStandardItemModel>
 
 #include <algorithm>
+#include <span>
 
 #include "engine/topology/CpuList.h"
 #include "ui/controls/DeviceChoices.h"
+#include "ui/controls/FieldControls.h"
 #include "ui/controls/FieldMarks.h"
 
 namespace pinscope::ui {
@@ -24,32 +26,24 @@ namespace {
 
 const QString kLoadFile = QStringLiteral("load XML file");  // the data of the "Load XML file…" item
 
-struct Choice {
-    const char* label;
-    const char* value;  // the configuration's spelling
-    const char* tip;
-};
-constexpr Choice kBindChoices[] = {
-    {"none", "none", "Not bound: the OS runs the thread on any CPU"},
-    {"GPU-local", "local", "Bound to the CPUs of the GPU's NUMA node"},
-    {"remote", "remote", "Bound to the CPUs of another NUMA node than the GPU's: what the wrong socket costs"},
-    {"CPU list…", "list", "Bound to the CPUs you list, e.g. 0-3,8"},
-};
-constexpr Choice kMembindChoices[] = {
-    {"first touch", "none", "Pages where the thread that first writes them runs (the OS default)"},
-    {"GPU-local", "local", "Pinned pages on the GPU's NUMA node"},
-    {"remote", "remote", "Pinned pages on another node than the GPU's: every copy to the GPU crosses between sockets"},
-    {"interleave", "interleave", "Pinned pages spread page by page over all nodes"},
-};
+constexpr const ConfigField& kTopology = config_field(&LoaderConfig::topology_xml);
+constexpr const ConfigField& kGpu = config_field(&LoaderConfig::gpu_pci_bus_id);
+constexpr const ConfigField& kMembind = config_field(&LoaderConfig::membind);
+
+// The items' labels, one per choice of the field table (kBindPolicyChoices, kPlacementChoices),
+// in its order; the binding's last item is a CPU list.
+const char* const kBindLabels[] = {"none", "GPU-local", "remote"};
+const char* const kMembindLabels[] = {"first touch", "GPU-local", "remote", "interleave"};
+static_assert(std::size(kBindLabels) == std::size(kBindPolicyChoices));
+static_assert(std::size(kMembindLabels) == std::size(kPlacementChoices));
 constexpr int kRemote = 2;      // in both lists
-constexpr int kCpuList = 3;     // in kBindChoices
-constexpr int kInterleave = 3;  // in kMembindChoices
+constexpr int kCpuList = 3;     // in the bindings' list
+constexpr int kInterleave = 3;  // in the placements' list
 
-
-void fill(QComboBox* combo, const auto& choices) {
-    for (const Choice& c : choices) {
-        combo->addItem(QString::fromUtf8(c.label), QString::fromUtf8(c.value));
-        combo->setItemData(combo->count() - 1, QString::fromUtf8(c.tip), Qt::ToolTipRole);
+void fill(QComboBox* combo, std::span<const FieldChoice> choices, const char* const* labels) {
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+        combo->addItem(QString::fromUtf8(labels[i]), to_qstring(choices[i].name));
+        combo->setItemData(combo->count() - 1, choice_tip(choices[i]), Qt::ToolTipRole);
     }
 }
 
@@ -88,13 +82,13 @@ NumaControls::NumaControls(QWidget* parent) : QGroupBox(QStringLiteral("NUMA pla
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
     form->setLabelAlignment(Qt::AlignRight);
-    // A row showing the configuration key `key` (marked when its edit cannot apply).
-    const auto add = [&](const QString& name, const char* key, QWidget* field, const QString& tip) {
-        field->setToolTip(tip);
+    // A row showing the configuration field `config` (marked when its edit cannot apply).
+    const auto add = [&](const QString& name, const ConfigField& config, QWidget* field) {
+        field->setToolTip(field_tip(config));
         field->setMinimumWidth(60);
         auto* label = new QLabel(name);
-        label->setToolTip(tip);
-        for (QWidget* w : {field, static_cast<QWidget*>(label)}) tag_fields(w, {QString::fromUtf8(key)});
+        label->setToolTip(field_tip(config));
+        for (QWidget* w : {field, static_cast<QWidget*>(label)}) tag_fields(w, {to_qstring(config.key)});
         form->addRow(label, field);
     };
 
@@ -105,28 +99,23 @@ NumaControls::NumaControls(QWidget* parent) : QGroupBox(QStringLiteral("NUMA pla
     for (const std::string& name : shipped_topology_names())
         topology_->addItem(topology_label(name), QString::fromStdString(name));
     topology_->addItem(QStringLiteral("Load XML file…"), kLoadFile);
-    add(QStringLiteral("topology"), "topology_xml", topology_,
-        QStringLiteral("The machine the run's threads and pages are placed on: this one, or an hwloc XML topology of "
-                       "another (the emulated device then models the placements)"));
+    add(QStringLiteral("topology"), kTopology, topology_);
 
     gpu_ = new QComboBox;
     gpu_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     gpu_->setMinimumContentsLength(10);
-    add(QStringLiteral("GPU"), "gpu_pci_bus_id", gpu_, QStringLiteral("Which GPU of the loaded topology the emulated device stands for"));
+    add(QStringLiteral("GPU"), kGpu, gpu_);
 
-    const QString bind_tips[] = {QStringLiteral("Where the worker threads may run"),
-                                 QStringLiteral("Where the pin thread may run"),
-                                 QStringLiteral("Where the consumer (the training loop's thread) may run")};
     const QString bind_labels[] = {QStringLiteral("bind workers"), QStringLiteral("bind pin thread"), QStringLiteral("bind consumer")};
     for (std::size_t i = 0; i < binds_.size(); ++i) {
-        add(bind_labels[i], kBindingFields[i].name, build_bind_row(binds_[i]), bind_tips[i]);
+        add(bind_labels[i], config_field(kBindingFields[i].member), build_bind_row(binds_[i]));
         for (QWidget* w : {static_cast<QWidget*>(binds_[i].policy), static_cast<QWidget*>(binds_[i].cpus)})
             tag_fields(w, {QString::fromUtf8(kBindingFields[i].name)});
     }
 
     membind_ = new QComboBox;
-    fill(membind_, kMembindChoices);
-    add(QStringLiteral("membind"), "membind", membind_, QStringLiteral("Where the pages of pinned blocks are placed before they are locked"));
+    fill(membind_, kPlacementChoices, kMembindLabels);
+    add(QStringLiteral("membind"), kMembind, membind_);
 
     note_ = new QLabel;
     note_->setWordWrap(true);
@@ -147,7 +136,9 @@ QWidget* NumaControls::build_bind_row(BindRow& row) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     row.policy = new QComboBox;
-    fill(row.policy, kBindChoices);
+    fill(row.policy, kBindPolicyChoices, kBindLabels);
+    row.policy->addItem(QStringLiteral("CPU list…"), QStringLiteral("list"));
+    row.policy->setItemData(kCpuList, QStringLiteral("Bound to the CPUs you list, e.g. 0-3,8"), Qt::ToolTipRole);
     row.policy->setMinimumWidth(60);
     row.cpus = new QLineEdit;
     row.cpus->setPlaceholderText(QStringLiteral("0-3,8"));
@@ -287,9 +278,9 @@ QStringList NumaControls::issues() const {
 }
 
 void NumaControls::set_remote_allowed(bool allowed, const QString& why) {
-    for (BindRow& row : binds_) set_item_enabled(row.policy, kRemote, allowed, allowed ? QString::fromUtf8(kBindChoices[kRemote].tip) : why);
-    set_item_enabled(membind_, kRemote, allowed, allowed ? QString::fromUtf8(kMembindChoices[kRemote].tip) : why);
-    set_item_enabled(membind_, kInterleave, allowed, allowed ? QString::fromUtf8(kMembindChoices[kInterleave].tip) : why);
+    for (BindRow& row : binds_) set_item_enabled(row.policy, kRemote, allowed, allowed ? choice_tip(kBindPolicyChoices[kRemote]) : why);
+    set_item_enabled(membind_, kRemote, allowed, allowed ? choice_tip(kPlacementChoices[kRemote]) : why);
+    set_item_enabled(membind_, kInterleave, allowed, allowed ? choice_tip(kPlacementChoices[kInterleave]) : why);
 }
 
 void NumaControls::update_applicability(const LoaderConfig& config) {
@@ -302,8 +293,7 @@ void NumaControls::update_applicability(const LoaderConfig& config) {
     topology_->setEnabled(!cuda);
     topology_->setToolTip(cuda ? QStringLiteral("A loaded topology needs the emulated device: a real GPU runs on this "
                                                 "machine's topology")
-                               : QStringLiteral("The machine the run's threads and pages are placed on: this one, or an "
-                                                "hwloc XML topology of another (the emulated device then models the placements)"));
+                               : field_tip(kTopology));
 
     const int nodes = node_count();
     const bool loaded = !selected_xml().empty();
@@ -314,7 +304,7 @@ void NumaControls::update_applicability(const LoaderConfig& config) {
     const bool several_gpus = t == nullptr || t->gpus.size() > 1;
     gpu_->setEnabled(loaded && several_gpus);
     gpu_->setToolTip(!loaded ? QStringLiteral("On this machine the GPU is the device chosen above")
-                     : several_gpus ? QStringLiteral("Which GPU of the loaded topology the emulated device stands for")
+                     : several_gpus ? field_tip(kGpu)
                                     : QStringLiteral("The loaded topology has one GPU"));
 
     const auto row_enabled = [](BindRow& row, bool enabled, const QString& why) {
@@ -327,7 +317,7 @@ void NumaControls::update_applicability(const LoaderConfig& config) {
     row_enabled(binds_[static_cast<std::size_t>(HostLane::PinThread)], config.pins_in_pin_thread(),
                 QStringLiteral("There is no pin thread: pin_memory is off, num_workers is 0 or pin_mode is worker"));
     membind_->setEnabled(config.pin_memory);
-    membind_->setToolTip(config.pin_memory ? QStringLiteral("Where the pages of pinned blocks are placed before they are locked")
+    membind_->setToolTip(config.pin_memory ? field_tip(kMembind)
                                            : QStringLiteral("Places pinned blocks: pin_memory is off"));
     for (BindRow& row : binds_) row.cpus->setVisible(row.policy->currentIndex() == kCpuList);
 
