@@ -14,40 +14,13 @@
 #include "engine/config/ConfigFields.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
+#include "tests/engine/EveryFieldChanged.h"
 
 namespace pinscope {
 namespace {
 
 using nlohmann::json;
 
-// Every field different from LoaderConfig's default.
-LoaderConfig every_field_changed() {
-    LoaderConfig config;
-    config.batch_size = 17;
-    config.sample_shape = {1, 28, 28};
-    config.dtype = DType::U8;
-    config.num_workers = 3;
-    config.prefetch_factor = 5;
-    config.pin_memory = false;
-    config.non_blocking = false;
-    config.copy_stream = CopyStream::Compute;
-    config.in_order = false;
-    config.pin_mode = PinMode::Register;
-    config.cpu_us_per_sample = 12.5;
-    config.gpu_us_per_batch = 0.25;
-    config.batches = 1234;
-    config.seconds.reset();
-    config.device = "cuda:2";
-    config.host = HostMode::Real;
-    config.pinned_budget_bytes = 1ull << 30;
-    config.bind_workers = CpuBinding{CpuBindPolicy::CpuList, {0, 1, 2, 8}};
-    config.bind_pin_thread = CpuBinding{CpuBindPolicy::GpuLocal, {}};
-    config.bind_consumer = CpuBinding{CpuBindPolicy::Remote, {}};
-    config.membind = MemoryPlacement::Interleave;
-    config.topology_xml = "2-socket-2-gpu";
-    config.gpu_pci_bus_id = "0000:c1:00.0";
-    return config;
-}
 
 std::vector<std::string> table_keys() {
     std::vector<std::string> keys;
@@ -89,7 +62,7 @@ TEST(ConfigFields, KeysFlagsAndMembersAreEachInTheTableOnce) {
 }
 
 TEST(ConfigFields, AConfigFileWritesEveryFieldAndReadsItBack) {
-    const LoaderConfig changed = every_field_changed();
+    const LoaderConfig changed = test::every_field_changed();
     const json defaults = to_json(LoaderConfig{});
     const json written = to_json(changed);
     ASSERT_EQ(written.size(), std::size(kConfigFields));
@@ -104,7 +77,7 @@ TEST(ConfigFields, AConfigFileWritesEveryFieldAndReadsItBack) {
 // A config holding one key changes that field alone; all of them, one by one, make the whole
 // configuration, so no LoaderConfig member is outside the table.
 TEST(ConfigFields, EachKeyCarriesItsOwnFieldAndTogetherAllOfThem) {
-    const LoaderConfig changed = every_field_changed();
+    const LoaderConfig changed = test::every_field_changed();
     const json written = to_json(changed);
     LoaderConfig built;
     for (const ConfigField& field : kConfigFields) {
@@ -119,7 +92,7 @@ TEST(ConfigFields, EachKeyCarriesItsOwnFieldAndTogetherAllOfThem) {
 }
 
 TEST(ConfigFields, ChangeDescriptionsNameEveryChangedFieldInTableOrder) {
-    const LoaderConfig changed = every_field_changed();
+    const LoaderConfig changed = test::every_field_changed();
     EXPECT_EQ(changed_keys(LoaderConfig{}, changed), table_keys());
     for (const ConfigField& field : kConfigFields)
         EXPECT_NE(field_text(field, LoaderConfig{}), field_text(field, changed)) << field.key;

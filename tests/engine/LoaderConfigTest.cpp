@@ -16,6 +16,7 @@
 #include "engine/config/PinnedBudget.h"
 #include "engine/memory/PinnedPool.h"
 #include "engine/topology/CpuList.h"
+#include "tests/engine/EveryFieldChanged.h"
 #include "tests/support/TempDir.h"
 
 namespace pinscope {
@@ -259,36 +260,9 @@ TEST(LoaderConfigFields, EnumNames) {
     EXPECT_EQ(shape_to_string({7}), "7");
 }
 
-LoaderConfig unusual_config() {
-    LoaderConfig config;
-    config.batch_size = 17;
-    config.sample_shape = {1, 28, 28};
-    config.dtype = DType::U8;
-    config.num_workers = 3;
-    config.prefetch_factor = 5;
-    config.pin_memory = false;
-    config.non_blocking = false;
-    config.copy_stream = CopyStream::Compute;
-    config.in_order = false;
-    config.pin_mode = PinMode::Register;
-    config.cpu_us_per_sample = 12.5;
-    config.gpu_us_per_batch = 0.25;
-    config.batches = 1234;
-    config.seconds.reset();
-    config.device = "cuda:2";
-    config.host = HostMode::Real;
-    config.pinned_budget_bytes = 1ull << 30;
-    config.bind_workers = CpuBinding{CpuBindPolicy::CpuList, {0, 1, 2, 8}};
-    config.bind_pin_thread = CpuBinding{CpuBindPolicy::GpuLocal, {}};
-    config.bind_consumer = CpuBinding{CpuBindPolicy::Remote, {}};
-    config.membind = MemoryPlacement::Interleave;
-    config.topology_xml = "2-socket-2-gpu";
-    config.gpu_pci_bus_id = "0000:c1:00.0";
-    return config;
-}
 
 TEST(LoaderConfigJson, RoundTrip) {
-    for (const LoaderConfig& config : {LoaderConfig{}, unusual_config()}) {
+    for (const LoaderConfig& config : {LoaderConfig{}, test::every_field_changed()}) {
         const json object = to_json(config);
         EXPECT_EQ(config_from_json(object), config) << object.dump();
         EXPECT_EQ(config_from_json(json::parse(object.dump())), config);
@@ -354,7 +328,7 @@ TEST(ConfigValidation, NumaFieldsThatNeedNoTopology) {
 }
 
 TEST(LoaderConfigJson, AppliesOnlyGivenKeysAndOneRunLength) {
-    const LoaderConfig base = unusual_config();
+    const LoaderConfig base = test::every_field_changed();
     LoaderConfig config = config_from_json(R"({"num_workers": 9})"_json, base);
     LoaderConfig expected = base;
     expected.num_workers = 9;
@@ -456,8 +430,8 @@ protected:
 
 TEST_F(ConfigFileTest, SaveAndLoad) {
     const std::string path = dir_ / "run.json";
-    save_config_file(path, unusual_config());
-    EXPECT_EQ(load_config_file(path), unusual_config());
+    save_config_file(path, test::every_field_changed());
+    EXPECT_EQ(load_config_file(path), test::every_field_changed());
     save_config_file(path, LoaderConfig{});  // replaces the file
     EXPECT_EQ(load_config_file(path), LoaderConfig{});
     EXPECT_EQ(entries(), std::vector<std::string>{"run.json"});
@@ -467,7 +441,7 @@ TEST_F(ConfigFileTest, SaveAndLoad) {
 
 TEST_F(ConfigFileTest, LoadStartsFromBase) {
     write("partial.json", R"({"num_workers": 0})");
-    const LoaderConfig config = load_config_file(dir_ / "partial.json", unusual_config());
+    const LoaderConfig config = load_config_file(dir_ / "partial.json", test::every_field_changed());
     EXPECT_EQ(config.num_workers, 0u);
     EXPECT_EQ(config.batch_size, 17u);
 }
