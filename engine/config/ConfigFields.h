@@ -156,10 +156,11 @@ inline constexpr ConfigField kConfigFields[] = {
 // The field that is `member`; in a constant expression, a compile error when there is none.
 template <typename T>
 constexpr const ConfigField& config_field(T LoaderConfig::*member) {
-    for (const ConfigField& field : kConfigFields) {
-        const auto* candidate = std::get_if<T LoaderConfig::*>(&field.member);
-        if (candidate != nullptr && *candidate == member) return field;
-    }
+    // holds_alternative and get, not get_if: GCC 12 with -fsanitize=undefined cannot evaluate
+    // get_if's null check in a constant expression.
+    for (const ConfigField& field : kConfigFields)
+        if (std::holds_alternative<T LoaderConfig::*>(field.member) && std::get<T LoaderConfig::*>(field.member) == member)
+            return field;
     throw std::logic_error("not a configuration field");
 }
 
