@@ -32,9 +32,9 @@ int RunCommand::execute() const {
 
     // Opened before the run, so that a path that cannot be written is refused at once; the files
     // are streamed to while the run goes and replace their targets together at the end.
+    const std::shared_ptr<RecordingWriter> recording = record_.open();
     std::shared_ptr<RunFileExports> exports;
     if (exports_.any()) exports = std::make_shared<RunFileExports>(exports_.paths());
-    const std::shared_ptr<RecordingWriter> recording = record_.open();
     std::vector<std::shared_ptr<RunRecorder>> recorders;
     if (exports) recorders.push_back(exports);
     if (recording) recorders.push_back(recording);

@@ -46,6 +46,7 @@ CREATE TABLE runs (
   topology_xml TEXT,
   memlock_limit_bytes INTEGER,
   memlock_exempt INTEGER NOT NULL,
+  pinned_budget_bytes INTEGER NOT NULL,
   finished INTEGER NOT NULL DEFAULT 0,
   summary_json TEXT,
   metrics_begin_ns INTEGER,

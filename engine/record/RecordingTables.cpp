@@ -26,7 +26,7 @@ constexpr const char* kRunColumns =
     "device_profile, device_detail, device_pci_bus_id, host_mode, topology_source, topology_from_file, topology_xml, "
     "memlock_limit_bytes, memlock_exempt, finished, summary_json, metrics_begin_ns, metrics_end_ns, wall_s, batches, "
     "samples, batches_per_s, samples_per_s, h2d_bytes, h2d_gb_per_s, gpu_busy, copy_hidden, gpu_starved, "
-    "gpu_starved_copy, gpu_starved_host, consumer_wait, host_held, model_lag";
+    "gpu_starved_copy, gpu_starved_host, consumer_wait, host_held, model_lag, pinned_budget_bytes";
 
 bool out_of_range(std::int64_t time) { return time < -kMaxTime || time > kMaxTime; }
 
@@ -113,6 +113,7 @@ RunRow RecordingTables::run(std::int64_t id) {
         start.memlock_limit_bytes =
             select.is_null(15) ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(select.integer(15));
         start.memlock_exempt = select.integer(16) != 0;
+        start.pinned.budget_bytes = static_cast<std::uint64_t>(select.integer(36));
         info.device = start.device;
         info.host = start.host;
         info.finished = select.integer(17) != 0;

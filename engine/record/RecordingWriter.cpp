@@ -152,8 +152,8 @@ void RecordingWriter::begin(const RunStart& start) {
         SqliteStatement insert = db_->prepare(
             "INSERT INTO runs (started_utc, host_name, pinscope_version, origin_ns, config_json, device_kind, "
             "device_name, device_profile, device_detail, device_pci_bus_id, host_mode, topology_source, "
-            "topology_from_file, topology_xml, memlock_limit_bytes, memlock_exempt) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+            "topology_from_file, topology_xml, memlock_limit_bytes, memlock_exempt, pinned_budget_bytes) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
         insert.bind(1, std::string_view(utc_now_text()))
             .bind(2, std::string_view(host_name()))
             .bind(3, std::string_view(PINSCOPE_VERSION))
@@ -179,7 +179,7 @@ void RecordingWriter::begin(const RunStart& start) {
             insert.bind_null(15);
         else
             insert.bind(15, as_integer(s.memlock_limit_bytes));
-        insert.bind(16, std::int64_t{s.memlock_exempt});
+        insert.bind(16, std::int64_t{s.memlock_exempt}).bind(17, as_integer(s.pinned.budget_bytes));
         insert.run();  // in autocommit: the run is in the file at once
         run_id_ = db_->last_insert_id();
         origin_ = start.origin;
