@@ -21,7 +21,9 @@ namespace {
 
 // Version 1. Times are nanoseconds from the run's start (runs.origin_ns on the recording
 // machine's steady clock); codes of stages, lanes, counters and markers are named in the *_names
-// tables of the same file, so that a reader goes by the names.
+// tables of the same file, so that a reader goes by the names. Spans are kept in the order of
+// their end within each run (one B-tree, no index to keep beside it: half the cost per span of
+// a table and an index), and `seq` is their place in the order the run recorded them.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE stage_names (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
@@ -71,17 +73,18 @@ CREATE TABLE runs (
 );
 CREATE TABLE spans (
   run_id INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
   lane_kind INTEGER NOT NULL,
   lane_index INTEGER NOT NULL,
   stage INTEGER NOT NULL,
   batch INTEGER NOT NULL,
-  start_ns INTEGER NOT NULL,
-  end_ns INTEGER NOT NULL,
   bytes INTEGER NOT NULL,
   cpu INTEGER,
-  numa_node INTEGER
-);
-CREATE INDEX spans_by_end ON spans (run_id, end_ns);
+  numa_node INTEGER,
+  PRIMARY KEY (run_id, end_ns, seq)
+) WITHOUT ROWID;
 CREATE TABLE counters (run_id INTEGER NOT NULL, time_ns INTEGER NOT NULL, counter INTEGER NOT NULL, value REAL NOT NULL);
 CREATE INDEX counters_by_time ON counters (run_id, time_ns);
 CREATE TABLE markers (run_id INTEGER NOT NULL, time_ns INTEGER NOT NULL, kind INTEGER NOT NULL, text TEXT NOT NULL);
@@ -162,7 +165,7 @@ void create_recording_schema(SqliteDatabase& db) {
     name_codes<Stage>(db, "stage_names", kStageCount);
     name_codes<LaneKind>(db, "lane_kind_names", kLaneKindCount);
     name_codes<Counter>(db, "counter_names", kCounterCount);
-    name_codes<MarkerKind>(db, "marker_kind_names", 3);
+    name_codes<MarkerKind>(db, "marker_kind_names", kMarkerKindCount);
     db.execute("PRAGMA application_id = " + std::to_string(kRecordingApplicationId) +
                "; PRAGMA user_version = " + std::to_string(kRecordingFormatVersion));
 }

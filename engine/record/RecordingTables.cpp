@@ -48,7 +48,7 @@ RecordingTables::RecordingTables(std::shared_ptr<SqliteDatabase> db, std::string
         stages_ = codes<Stage>("stage_names", kStageCount);
         lanes_ = codes<LaneKind>("lane_kind_names", kLaneKindCount);
         counters_ = codes<Counter>("counter_names", kCounterCount);
-        marker_kinds_ = codes<MarkerKind>("marker_kind_names", 3);
+        marker_kinds_ = codes<MarkerKind>("marker_kind_names", kMarkerKindCount);
         return 0;
     });
 }
@@ -210,17 +210,17 @@ Span RecordingTables::span_of(const SqliteStatement& row, int c, TimeNs origin) 
 
 std::vector<Span> RecordingTables::spans_in_recorded_order(std::int64_t id, TimeNs origin) {
     return guarded([&] {
-        // The run's rows lie in one range of row ids (several when writers took turns): found
-        // through the index, then read in that order without a sort.
-        SqliteStatement range = db_->prepare("SELECT min(rowid), max(rowid) FROM spans WHERE run_id = ?1");
-        range.bind(1, id);
-        std::vector<Span> spans;
-        if (!range.step() || range.is_null(0)) return spans;
+        // Read in the table's order (by end), then put back in the order recorded.
         SqliteStatement select = db_->prepare(
-            "SELECT lane_kind, lane_index, stage, batch, start_ns, end_ns, bytes, cpu, numa_node FROM spans "
-            "WHERE rowid BETWEEN ?1 AND ?2 AND +run_id = ?3 ORDER BY rowid");
-        select.bind(1, range.integer(0)).bind(2, range.integer(1)).bind(3, id);
-        while (select.step()) spans.push_back(span_of(select, 0, origin));
+            "SELECT seq, lane_kind, lane_index, stage, batch, start_ns, end_ns, bytes, cpu, numa_node FROM spans "
+            "WHERE run_id = ?1");
+        select.bind(1, id);
+        std::vector<std::pair<std::int64_t, Span>> numbered;
+        while (select.step()) numbered.emplace_back(select.integer(0), span_of(select, 1, origin));
+        std::stable_sort(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<Span> spans;
+        spans.reserve(numbered.size());
+        for (const auto& entry : numbered) spans.push_back(entry.second);
         return spans;
     });
 }
@@ -229,9 +229,9 @@ std::vector<Span> RecordingTables::spans_by_end(std::int64_t id, TimeNs origin, 
                                                 std::size_t limit) {
     return guarded([&] {
         SqliteStatement select = db_->prepare(
-            "SELECT rowid, lane_kind, lane_index, stage, batch, start_ns, end_ns, bytes, cpu, numa_node FROM spans "
-            "WHERE run_id = ?1 AND end_ns >= ?2 AND (end_ns > ?2 OR rowid > ?3) AND end_ns <= ?4 "
-            "ORDER BY end_ns, rowid LIMIT ?5");
+            "SELECT seq, lane_kind, lane_index, stage, batch, start_ns, end_ns, bytes, cpu, numa_node FROM spans "
+            "WHERE run_id = ?1 AND end_ns >= ?2 AND (end_ns > ?2 OR seq > ?3) AND end_ns <= ?4 "
+            "ORDER BY end_ns, seq LIMIT ?5");
         select.bind(1, id).bind(2, std::int64_t{after.end}).bind(3, after.row).bind(4, std::int64_t{until});
         select.bind(5, static_cast<std::int64_t>(limit));
         std::vector<Span> spans;

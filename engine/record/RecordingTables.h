@@ -39,10 +39,10 @@ public:
 
     // Rows of run `id`, times put back on the run's clock (`origin` + stored).
     std::vector<Span> spans_in_recorded_order(std::int64_t id, TimeNs origin);
-    // Spans after (end, rowid) `after` whose end is at most `until`, by end time, at most `limit`.
+    // Spans after (end, seq) `after` whose end is at most `until`, by end time, at most `limit`.
     struct SpanCursor {
         TimeNs end = -1;
-        std::int64_t row = -1;
+        std::int64_t row = -1;  // seq: the span's place in the recorded order
     };
     std::vector<Span> spans_by_end(std::int64_t id, TimeNs origin, SpanCursor& after, TimeNs until, std::size_t limit);
     // Times from the origin in (from, to].

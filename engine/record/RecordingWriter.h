@@ -19,6 +19,7 @@ namespace pinscope {
 
 class SqliteDatabase;
 class SqliteStatement;
+struct Span;
 
 class RecordingWriter : public RunRecorder {
 public:
@@ -49,6 +50,7 @@ public:
 private:
     // Each under the lock.
     void insert(const TraceDelta& delta);
+    void bind_span(SqliteStatement& statement, int first, const Span& span);
     void commit_if_due();
     void commit();
     void fail(const std::exception& error);
@@ -58,6 +60,7 @@ private:
     std::unique_ptr<SqliteDatabase> db_;
     std::unique_ptr<Statements> statements_;
     std::int64_t run_id_ = 0;
+    std::int64_t next_seq_ = 0;  // the next span's place in the run's recorded order
     TimeNs origin_ = 0;
     bool recording_ = false;  // between begin and finish, while nothing has failed
     bool in_transaction_ = false;

@@ -128,7 +128,7 @@ TEST_F(RecordingBadFileTest, DamagedSummaryOrCodeIsRefusedNotCrashedOn) {
     EXPECT_NE(refusal(path).find("damaged"), std::string::npos);
     {
         SqliteDatabase db(path, SqliteDatabase::Mode::ReadWriteCreate);
-        db.execute("UPDATE runs SET finished = 0; UPDATE spans SET stage = 99 WHERE rowid = 5");
+        db.execute("UPDATE runs SET finished = 0; UPDATE spans SET stage = 99 WHERE seq = 5");
     }
     EXPECT_NE(refusal(path).find("damaged"), std::string::npos);
 }
