@@ -12,6 +12,7 @@ cd "$(dirname "$(readlink -f "$0")")"
 # hwloc's plugins, for one, are left out, and the tests pass with or without them).
 packages=(build-essential cmake ninja-build pkg-config          # the build
           libhwloc-dev nlohmann-json3-dev libcli11-dev          # the engine and pinscope-cli
+          libsqlite3-dev                                        # recorded runs (--record, runs, show, export)
           libgtest-dev libgmock-dev                             # the engine and CLI tests
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6  # the desktop app
           xvfb xauth)                                           # its test under a real X server (xvfb-run)

@@ -1,45 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/RunCommand.h"
 
-#include <functional>
 #include <iostream>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
 #include "app/cli/ExitCodes.h"
-#include "app/cli/OutputPaths.h"
 #include "app/cli/RunDriver.h"
 #include "engine/config/ConfigError.h"
-#include "engine/export/RunExports.h"
 #include "engine/export/SummaryJson.h"
 
 namespace pinscope::cli {
 
-namespace {
-
-// Writes the exports; on failure says so and returns false.
-bool write_export(const std::function<void()>& write, const std::string& done) {
-    try {
-        write();
-    } catch (const std::exception& e) {
-        std::cerr << kProgram << ": " << e.what() << '\n';
-        return false;
-    }
-    std::cout << done << std::flush;
-    return true;
-}
-
-}  // namespace
-
 RunCommand::RunCommand(CLI::App& app)
     : command_(app.add_subcommand("run", "Run one configuration and print its summary")),
-      flags_(*command_, ConfigFlags::Mode::Run) {
-    command_->add_option("--csv", csv_dir_, "write spans.csv, counters.csv, numa.csv and summary.json into this folder")
-        ->type_name("DIR");
-    command_->add_option("--trace", trace_path_, "write a Chrome trace (opens in Perfetto) to this file")
-        ->type_name("FILE");
-    command_->add_option("--summary", summary_path_, "write the summary as JSON to this file")->type_name("FILE");
+      flags_(*command_, ConfigFlags::Mode::Run),
+      exports_(*command_),
+      record_(*command_) {
     command_->footer(
         "Ctrl-C (or SIGTERM) stops the run at once; the summary and files still come out, then it exits 130 "
         "(143 for SIGTERM).");
@@ -50,16 +28,17 @@ bool RunCommand::selected() const { return command_->parsed(); }
 int RunCommand::execute() const {
     const LoaderConfig config = flags_.config();
     flags_.validate(config);
-    if (!csv_dir_.empty()) check_writable("--csv", csv_dir_, OutputKind::Directory);
-    if (!trace_path_.empty()) check_writable("--trace", trace_path_, OutputKind::File);
-    if (!summary_path_.empty()) check_writable("--summary", summary_path_, OutputKind::File);
+    exports_.check_writable();
 
     // Opened before the run, so that a path that cannot be written is refused at once; the files
     // are streamed to while the run goes and replace their targets together at the end.
+    const std::shared_ptr<RecordingWriter> recording = record_.open();
     std::shared_ptr<RunFileExports> exports;
-    if (!csv_dir_.empty() || !trace_path_.empty() || !summary_path_.empty())
-        exports = std::make_shared<RunFileExports>(ExportPaths{csv_dir_, trace_path_, summary_path_});
-    RunDriver driver(exports);
+    if (exports_.any()) exports = std::make_shared<RunFileExports>(exports_.paths());
+    std::vector<std::shared_ptr<RunRecorder>> recorders;
+    if (exports) recorders.push_back(exports);
+    if (recording) recorders.push_back(recording);
+    RunDriver driver(recorders.empty() ? nullptr : std::make_shared<RunRecorders>(recorders));
     bool interrupted = false;
     try {
         interrupted = driver.run(config);
@@ -71,13 +50,12 @@ int RunCommand::execute() const {
     if (interrupted) std::cerr << kProgram << ": interrupted; the summary covers the run so far\n";
     std::cout << format_summary(summary) << std::flush;
 
-    bool written = true;
-    if (exports) {
-        std::string done;
-        if (!csv_dir_.empty()) done += "wrote spans.csv, counters.csv, numa.csv, summary.json to " + csv_dir_ + "\n";
-        if (!trace_path_.empty()) done += "wrote " + trace_path_ + "\n";
-        if (!summary_path_.empty()) done += "wrote " + summary_path_ + "\n";
-        written = write_export([&] { exports->finish(summary); }, done);
+    bool written = !exports || exports_.finish(*exports, summary);
+    if (recording) {
+        if (RecordFlag::finish(*recording, summary))
+            std::cout << "recorded run " << recording->run_id() << " in " << recording->path() << '\n' << std::flush;
+        else
+            written = false;
     }
 
     if (!summary.error.empty()) {

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// pinscope-cli run: one run of a configuration, its summary on stdout, and the exports asked for.
+// pinscope-cli run: one run of a configuration, its summary on stdout, and the exports and
+// recording asked for.
 #include <string>
 
 #include "app/cli/ConfigFlags.h"
+#include "app/cli/ExportFlags.h"
+#include "app/cli/RecordFlag.h"
 
 namespace CLI {
 class App;
@@ -21,9 +24,8 @@ public:
 private:
     CLI::App* command_;
     ConfigFlags flags_;
-    std::string csv_dir_;
-    std::string trace_path_;
-    std::string summary_path_;
+    ExportFlags exports_;
+    RecordFlag record_;
 };
 
 }  // namespace pinscope::cli

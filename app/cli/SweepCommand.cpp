@@ -19,7 +19,8 @@ namespace pinscope::cli {
 
 SweepCommand::SweepCommand(CLI::App& app)
     : command_(app.add_subcommand("sweep", "Run every combination of the swept flags and compare them")),
-      flags_(*command_, ConfigFlags::Mode::Sweep) {
+      flags_(*command_, ConfigFlags::Mode::Sweep),
+      record_(*command_) {
     command_->add_option("--csv", csv_path_, "write the table as CSV to this file")->type_name("FILE");
     command_->add_option("--warmup", warmup_s_,
                          "leave the first S seconds of each run out of its figures (steady state); needs --seconds")
@@ -60,8 +61,11 @@ int SweepCommand::execute() const {
         measurement.window_s = *seconds - warmup_s_;
     }
 
-    RunDriver driver(nullptr, measurement);
+    // Every combination is a run of its own in the recording.
+    const std::shared_ptr<RecordingWriter> recording = record_.open();
+    RunDriver driver(recording, measurement);
     std::vector<SweepRow> rows;
+    std::vector<std::int64_t> recorded;
     for (std::size_t i = 0; i < total && !RunDriver::interrupted(); ++i) {
         const std::string point = describe_sweep_point(configs[i]);
         std::cerr << "[" << i + 1 << "/" << total << "] " << point << " ... " << std::flush;
@@ -76,6 +80,10 @@ int SweepCommand::execute() const {
             throw;
         }
         RunSummary summary = driver.runner().summary();
+        if (recording) {
+            if (!RecordFlag::finish(*recording, summary)) return kExitFailure;
+            recorded.push_back(recording->run_id());
+        }
         if (warmup_s_ > 0) summary.metrics = driver.runner().window_metrics();
         if (!summary.error.empty()) {
             std::cerr << "failed\n" << kProgram << ": " << point << ": run failed: " << summary.error << '\n';
@@ -92,6 +100,11 @@ int SweepCommand::execute() const {
         std::cerr << kProgram << ": interrupted after " << rows.size() << " of " << total << " combinations\n";
 
     std::cout << format_sweep_table(rows) << std::flush;
+    if (!recorded.empty())
+        std::cout << (recorded.size() == 1 ? "recorded run " + std::to_string(recorded.front())
+                                           : "recorded runs " + std::to_string(recorded.front()) + " to " +
+                                                 std::to_string(recorded.back()))
+                  << " in " << recording->path() << '\n';
     if (!csv_path_.empty()) {
         export_sweep_csv(csv_path_, rows);
         std::cout << "wrote " << csv_path_ << '\n';

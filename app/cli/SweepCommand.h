@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/cli/ConfigFlags.h"
+#include "app/cli/RecordFlag.h"
 
 namespace CLI {
 class App;
@@ -21,6 +22,7 @@ public:
 private:
     CLI::App* command_;
     ConfigFlags flags_;
+    RecordFlag record_;
     std::string csv_path_;
     double warmup_s_ = 0;
     std::string trace_spans_ = "on";

@@ -14,10 +14,14 @@
 #include "app/cli/CalibrateCommand.h"
 #include "app/cli/DevicesCommand.h"
 #include "app/cli/ExitCodes.h"
+#include "app/cli/ExportCommand.h"
 #include "app/cli/RunCommand.h"
+#include "app/cli/RunsCommand.h"
+#include "app/cli/ShowCommand.h"
 #include "app/cli/SweepCommand.h"
 #include "app/cli/TopologyCommand.h"
 #include "engine/BuildConfig.h"
+#include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
 
 namespace {
@@ -51,6 +55,9 @@ int main(int argc, char** argv) {
     const BandwidthCommand bandwidth(app);
     const CalibrateCommand calibrate(app, shell_command_line(argc, argv));
     const TopologyCommand topology(app);
+    const RunsCommand runs(app);
+    const ShowCommand show(app);
+    const ExportCommand export_command(app);
 
     try {
         app.parse(argc, argv);
@@ -67,9 +74,15 @@ int main(int argc, char** argv) {
         if (bandwidth.selected()) return bandwidth.execute();
         if (calibrate.selected()) return calibrate.execute();
         if (topology.selected()) return topology.execute();
+        if (runs.selected()) return runs.execute();
+        if (show.selected()) return show.execute();
+        if (export_command.selected()) return export_command.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {
+        std::cerr << kProgram << ": " << e.what() << '\n';
+        return kExitUsage;
+    } catch (const pinscope::RecordingError& e) {  // a file that is not a recording this version reads: bad input
         std::cerr << kProgram << ": " << e.what() << '\n';
         return kExitUsage;
     } catch (const std::exception& e) {

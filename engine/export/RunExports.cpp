@@ -112,9 +112,9 @@ RunFileExports::RunFileExports(const ExportPaths& paths) : writers_(std::make_un
 RunFileExports::~RunFileExports() = default;
 
 // A failure while the run goes stops the writing; finish() reports it, and the targets stay.
-void RunFileExports::begin(TimeNs origin) {
+void RunFileExports::begin(const RunStart& start) {
     try {
-        writers_->begin(origin);
+        writers_->begin(start.origin);
     } catch (const std::exception& e) {
         writers_->error = e.what();
     }
@@ -150,7 +150,7 @@ void RunFileExports::finish(const RunSummary& summary) {
 
 void export_csv_dir(const std::string& dir, const RunRecord& record) {
     RunFileExports exports({dir, "", ""});
-    exports.begin(record.origin);
+    exports.begin({record.origin});
     exports.record(record.spans, record.counters, record.markers);
     for (const NumaSample& sample : record.numa_samples) exports.record(sample);
     exports.finish(record.summary);
@@ -162,7 +162,7 @@ void export_summary_json(const std::string& path, const RunSummary& summary) {
 
 void export_chrome_trace(const std::string& path, const RunRecord& record) {
     RunFileExports exports({"", path, ""});
-    exports.begin(record.origin);
+    exports.begin({record.origin});
     exports.record(record.spans, record.counters, record.markers);
     exports.finish(record.summary);
 }

@@ -27,7 +27,7 @@ public:
     explicit RunFileExports(const ExportPaths& paths);
     ~RunFileExports() override;
 
-    void begin(TimeNs origin) override;
+    void begin(const RunStart& start) override;
     void record(const TraceDelta& delta) override;
     void record(const NumaSample& sample) override;
     void finish(const RunSummary& summary) override;

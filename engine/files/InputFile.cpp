@@ -40,6 +40,15 @@ private:
 
 }  // namespace
 
+std::uint64_t check_input_file(const std::string& path) {
+    const Descriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    if (file.get() < 0) throw InputFileError("cannot read it: " + os_error(errno));
+    struct stat info {};
+    if (::fstat(file.get(), &info) != 0) throw InputFileError("cannot read it: " + os_error(errno));
+    if (!S_ISREG(info.st_mode)) throw InputFileError("it is " + std::string(kind_of(info.st_mode)) + ", not a file");
+    return static_cast<std::uint64_t>(info.st_size);
+}
+
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
     const std::string allowed = "only a regular file of at most " + format_size_rounded(max_bytes) + " is read";
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.

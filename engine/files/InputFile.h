@@ -22,4 +22,8 @@ inline constexpr std::uint64_t kMaxXmlFileBytes = std::uint64_t{64} << 20;   // 
 // folder, FIFO, socket or device) or larger than `max_bytes`.
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes);
 
+// For a file the user named that a library then opens itself (a recording database): throws
+// InputFileError when it is missing, unreadable or not a regular file. Returns its size in bytes.
+std::uint64_t check_input_file(const std::string& path);
+
 }  // namespace pinscope

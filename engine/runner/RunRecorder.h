@@ -3,25 +3,66 @@
 // Where a run's data goes as it runs: the observer thread hands each recorder what it drains from
 // the trace (every span, counter sample and marker, in the order drained) and each NUMA sample,
 // so that nothing need be kept in memory for exports or recordings. The exporters
-// (RunFileExports) are one; a recording database would be another.
+// (RunFileExports) are one; a recording database (record/RecordingWriter) another.
+#include <exception>
+#include <memory>
 #include <vector>
 
 #include "engine/runner/RunRecord.h"
+#include "engine/topology/MachineTopology.h"
 #include "engine/trace/Trace.h"
 
 namespace pinscope {
 
+// What is known of a run as it begins: time zero, and what it starts on.
+struct RunStart {
+    TimeNs origin = 0;
+    RunSummary summary{};  // nothing run yet: configuration, device, host, memlock, NUMA source
+    std::shared_ptr<const MachineTopology> topology{};  // null on a run without one
+};
+
 class RunRecorder {
 public:
     virtual ~RunRecorder() = default;
-    // Before anything else, on the thread that starts the run: time zero of the run.
-    virtual void begin(TimeNs origin) = 0;
+    // Before anything else, on the thread that starts the run. A recorder may see several runs,
+    // one after the other (a sweep): begin, records, finish, then begin again.
+    virtual void begin(const RunStart& start) = 0;
     // From the run's observer thread only. Calls after finish() are to be ignored.
     virtual void record(const TraceDelta& delta) = 0;
     virtual void record(const NumaSample& sample) = 0;
     // By the recorder's owner once the run has ended (Runner::stop returned), with its summary.
     // Throws std::runtime_error when what was recorded cannot be kept.
     virtual void finish(const RunSummary& summary) = 0;
+};
+
+// Several recorders fed as one (exports and a recording of the same run), in the order given.
+class RunRecorders : public RunRecorder {
+public:
+    explicit RunRecorders(std::vector<std::shared_ptr<RunRecorder>> recorders) : recorders_(std::move(recorders)) {}
+    void begin(const RunStart& start) override {
+        for (const auto& recorder : recorders_) recorder->begin(start);
+    }
+    void record(const TraceDelta& delta) override {
+        for (const auto& recorder : recorders_) recorder->record(delta);
+    }
+    void record(const NumaSample& sample) override {
+        for (const auto& recorder : recorders_) recorder->record(sample);
+    }
+    // Finishes every one; the first failure is thrown once all have been tried.
+    void finish(const RunSummary& summary) override {
+        std::exception_ptr failure;
+        for (const auto& recorder : recorders_) {
+            try {
+                recorder->finish(summary);
+            } catch (...) {
+                if (!failure) failure = std::current_exception();
+            }
+        }
+        if (failure) std::rethrow_exception(failure);
+    }
+
+private:
+    std::vector<std::shared_ptr<RunRecorder>> recorders_;
 };
 
 }  // namespace pinscope

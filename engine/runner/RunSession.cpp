@@ -57,10 +57,11 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr) {
     trace_->set_all_spans(options.trace_all_spans);
     join_run(*device_.device);
-    if (options_.recorder) options_.recorder->begin(origin_);
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
     summary_ = make_summary(origin_);
+    // Once the device, topology and configuration are whole, so that a run that cannot start is not recorded.
+    if (options_.recorder) options_.recorder->begin(RunStart{origin_, summary_, topology_});
     // The first frame is there at once: the device, topology and configuration, nothing run yet.
     if (source_) source_->add(TraceDelta{}, origin_, Metrics{}, summary_, topology_, false);
     running_ = true;

@@ -50,6 +50,9 @@ struct MachineTopology {
     std::vector<TopologyNode> nodes;  // ascending os_index
     std::vector<TopologyGpu> gpus;    // NVIDIA GPUs (PCI vendor 0x10de), ascending bus id
     std::vector<int> cpu_nodes;       // node os_index by CPU OS index (-1: none), see index_cpus()
+    // The hwloc XML it was loaded from, or for this machine exported to (so that a recording keeps
+    // the machine it ran on); empty when hwloc could not say.
+    std::string xml;
 
     int node_of_cpu(int cpu) const;                                  // -1 when unknown
     const TopologyNode* find_node(int os_index) const;               // nullptr when absent
@@ -65,6 +68,9 @@ std::string normalize_pci_bus_id(std::string_view text);
 
 MachineTopology load_this_machine_topology();                // throws TopologyError
 MachineTopology load_topology_xml(const std::string& path);  // throws TopologyError
+// XML text from elsewhere than a file (a recording), checked as a file's is; `source` names it in
+// errors and becomes the topology's source. Throws TopologyError.
+MachineTopology load_topology_xml_text(const std::string& text, const std::string& source);
 
 // The sample topologies shipped in resources/topologies (compiled in), by file stem.
 std::vector<std::string> shipped_topology_names();

@@ -221,6 +221,14 @@ MachineTopology load_with(const std::string& source, bool from_file,
         throw TopologyError(source + ": " + error.what());
     }
     if (machine.nodes.empty()) throw TopologyError(source + ": the topology has no NUMA node");
+    if (configure == nullptr) {  // this machine: its XML, for recordings
+        char* buffer = nullptr;
+        int length = 0;
+        if (hwloc_topology_export_xmlbuffer(handle.topology, &buffer, &length, 0) == 0 && buffer != nullptr) {
+            machine.xml.assign(buffer, length > 0 ? static_cast<std::size_t>(length - 1) : 0);  // less its NUL
+            hwloc_free_xmlbuffer(handle.topology, buffer);
+        }
+    }
     // Some virtual machines' sysfs gives their one node a fraction of the memory (10 GiB of 128 on
     // the H200 machine); with one node, all of it is that node's.
     if (!from_file && machine.nodes.size() == 1)
@@ -344,7 +352,9 @@ MachineTopology load_xml_text(const std::string& text, const std::string& source
     if (from_user && !hwloc_survives(text))
         throw TopologyError(source + ": hwloc cannot read it: not a well-formed hwloc XML topology (a set attribute "
                                      "missing or malformed?)");
-    return load_with(source, true, configure_buffer, &text);
+    MachineTopology machine = load_with(source, true, configure_buffer, &text);
+    machine.xml = text;
+    return machine;
 }
 
 std::string read_whole_file(const std::string& path) {
@@ -381,6 +391,12 @@ MachineTopology load_this_machine_topology() { return load_with(kThisMachine, fa
 
 MachineTopology load_topology_xml(const std::string& path) {
     return load_xml_text(read_whole_file(path), printable(path), true);
+}
+
+MachineTopology load_topology_xml_text(const std::string& text, const std::string& source) {
+    if (text.size() > kMaxXmlFileBytes)
+        throw TopologyError(source + ": it holds more than " + std::to_string(kMaxXmlFileBytes >> 20) + " MiB of XML");
+    return load_xml_text(text, source, true);
 }
 
 std::vector<std::string> shipped_topology_names() {

@@ -16,6 +16,7 @@ namespace pinscope {
 
 // What a marker marks; views colour it and tell reconfigurations apart by this, not by its text.
 enum class MarkerKind : std::uint8_t { Reconfigured, Warning, Error };
+inline constexpr int kMarkerKindCount = 3;
 const char* to_string(MarkerKind kind);  // "reconfigured", "warning", "error"
 
 struct Marker {

@@ -17,9 +17,10 @@ namespace pinscope::test {
 // observer thread records, the test's thread takes a copy).
 class MemoryRecorder : public RunRecorder {
 public:
-    void begin(TimeNs origin) override {
+    void begin(const RunStart& start) override {
         std::lock_guard lock(mutex_);
-        record_.origin = origin;
+        record_.origin = start.origin;
+        start_ = start;
     }
     void record(const TraceDelta& delta) override {
         std::lock_guard lock(mutex_);
@@ -40,6 +41,11 @@ public:
         std::lock_guard lock(mutex_);
         return record_;
     }
+    // What begin() was given.
+    RunStart start() const {
+        std::lock_guard lock(mutex_);
+        return start_;
+    }
     // What was recorded so far, with the runner's summary now (which takes in the newest spans).
     RunRecord taken(const Runner& runner) {
         finish(runner.summary());
@@ -49,6 +55,7 @@ public:
 private:
     mutable std::mutex mutex_;
     RunRecord record_;
+    RunStart start_;
 };
 
 // Options whose recorder is `recorder` (made here).

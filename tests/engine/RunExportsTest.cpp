@@ -72,7 +72,7 @@ TEST(RunExports, CsvSetThatFailsLeavesEveryOldFileAndOthersInTheFolder) {
     newer.summary.metrics.batches = 99;
     {
         RunFileExports exports({dir.string(), "", ""});
-        exports.begin(newer.origin);
+        exports.begin({newer.origin});
         exports.record(newer.spans, newer.counters, newer.markers);
         // numa.csv becomes something that cannot be replaced before the set is committed.
         std::filesystem::remove(dir / "numa.csv");

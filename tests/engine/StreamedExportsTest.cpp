@@ -84,7 +84,7 @@ TEST(StreamedExports, FilesStreamedDuringARunEqualThoseOfTheWholeRecord) {
     const std::string whole = tmp.file("whole");
     {
         RunFileExports exports({streamed, tmp.file("streamed.json"), tmp.file("streamed-summary.json")});
-        exports.begin(run.record.origin);
+        exports.begin({run.record.origin});
         for (std::size_t i = 0; i < run.drains.size(); ++i) {
             exports.record(run.drains[i].second);
             exports.record(run.numa[i]);

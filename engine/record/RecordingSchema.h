@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The recording format (docs/recording-format.md): one SQLite database holding any number of
+// runs. Its version is PRAGMA user_version and the meta table's format_version; a reader reads
+// only its own version and says which one a file has.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace pinscope {
+
+class SqliteDatabase;
+class SqliteError;
+
+inline constexpr const char* kRecordingFormat = "pinscope-recording";
+inline constexpr std::int64_t kRecordingFormatVersion = 1;
+inline constexpr std::int64_t kRecordingApplicationId = 0x50696e73;  // "Pins" in the header (PRAGMA application_id)
+
+// A file that is not a recording this pinscope reads, or a run it does not hold: bad input. The
+// message names the file and what is wrong, on one line.
+class RecordingError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// What can be told from the file itself before SQLite opens it: that it is a regular file, not
+// empty, an SQLite database, and not shorter than its header says. Throws RecordingError.
+void check_recording_file(const std::string& path);
+
+// Creates the tables of an empty database (call inside a transaction).
+void create_recording_schema(SqliteDatabase& db);
+
+// Throws RecordingError naming `path` when the database is not a pinscope recording of this
+// format version. An empty database (no tables, user_version 0) is not one either.
+void check_recording_schema(SqliteDatabase& db, const std::string& path);
+
+// SQLite's failure reading `path`, as a RecordingError naming the file.
+[[noreturn]] void throw_unreadable(const std::string& path, const SqliteError& error);
+
+// Whether the database has no tables at all (a file SQLite has just created).
+bool is_empty_database(SqliteDatabase& db);
+
+}  // namespace pinscope
