@@ -11,6 +11,8 @@
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/numa/NumaPlan.h"
+#include "engine/record/RecordingReader.h"
+#include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/export/ImageExport.h"
@@ -43,7 +45,10 @@ ParseResult parse_command_line(const QStringList& arguments) {
     const QCommandLineOption scale({QStringLiteral("scale")}, QStringLiteral("Device pixel ratio of a PNG screenshot, e.g. 2 for high-DPI (default 1)."), QStringLiteral("FACTOR"), QStringLiteral("1"));
     const QCommandLineOption size({QStringLiteral("size")}, QStringLiteral("Window size for the screenshot (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     const QCommandLineOption view({QStringLiteral("view")}, QStringLiteral("The tab to show: live (timeline and plots) or numa (the NUMA view). Default live."), QStringLiteral("TAB"), QStringLiteral("live"));
-    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view});
+    const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Show a recording (pinscope-cli run --record) instead of starting a run; the same as giving the FILE alone."), QStringLiteral("FILE"));
+    const QCommandLineOption run({QStringLiteral("run")}, QStringLiteral("With a recording: the run to show, by its number (pinscope-cli runs FILE); default the last."), QStringLiteral("N"));
+    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recording to show (as --open)."), QStringLiteral("[FILE]"));
 
     ParseResult result;
     if (!parser.parse(arguments))
@@ -52,12 +57,14 @@ ParseResult parse_command_line(const QStringList& arguments) {
                     QStringLiteral("\n\n") + parser.helpText()};
     if (parser.isSet(help)) return {std::nullopt, 0, parser.helpText()};
     if (parser.isSet(version)) return {std::nullopt, 0, QStringLiteral("pinscope " PINSCOPE_VERSION)};
-    if (!parser.positionalArguments().isEmpty())
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open)))
         return {std::nullopt, kUsageError,
-                QStringLiteral("unexpected argument: %1")
-                    .arg(QString::fromStdString(printable(parser.positionalArguments().first().toStdString())))};
+                QStringLiteral("unexpected argument: %1 (one recording at a time)")
+                    .arg(QString::fromStdString(printable(positional.back().toStdString())))};
 
     CommandLine line;
+    line.recording = positional.isEmpty() ? parser.value(open) : positional.front();
     line.screenshot = parser.value(screenshot);
     line.config = parser.value(config);
     line.csv_dir = parser.value(csv);
@@ -92,6 +99,24 @@ ParseResult parse_command_line(const QStringList& arguments) {
         return refuse(QStringLiteral("--view"), line.view, "live or numa");
     if (!line.headless() && (parser.isSet(csv) || parser.isSet(trace) || parser.isSet(after)))
         return {std::nullopt, kUsageError, QStringLiteral("--after, --csv and --trace go with --screenshot")};
+    if (parser.isSet(run)) {
+        const qlonglong number = parser.value(run).toLongLong(&ok);
+        if (!ok || number < 1) return refuse(QStringLiteral("--run"), parser.value(run), "a run number from 1");
+        if (line.recording.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--run goes with a recording (--open FILE)")};
+        line.run = number;
+    }
+    if (!line.recording.isEmpty()) {
+        if (!line.config.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--config and a recording: give one")};
+        if (parser.isSet(after)) return {std::nullopt, kUsageError, QStringLiteral("--after goes with a run, not a recording: its screenshot shows the whole recorded run")};
+        // A file that is not a recording, or has no such run, is bad input: said before the window opens.
+        try {
+            const RecordingReader reader(line.recording.toStdString());
+            if (line.run) reader.run(*line.run);
+            else if (reader.runs().empty()) throw RecordingError(printable(line.recording.toStdString()) + ": the recording holds no run yet");
+        } catch (const std::exception& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
     if (!line.config.isEmpty()) {
         // Checked as a run checks it (its profile and topology included), so that a bad file is
         // bad input (exit 2) before the window opens, as in pinscope-cli.

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <optional>
 
 #include "engine/config/LoaderConfig.h"
@@ -23,6 +24,8 @@ struct CommandLine {
     double scale = 1;        // device pixel ratio of the PNG
     QSize size{1600, 1000};  // window size for the screenshot
     QString view = QStringLiteral("live");  // the tab shown: "live" or "numa"
+    QString recording;                 // a recording to show instead of starting a run
+    std::optional<std::int64_t> run;   // its run number; unset: its last run
     bool headless() const { return !screenshot.isEmpty(); }
 };
 

@@ -43,7 +43,7 @@ int run_headless(const CommandLine& line) {
         ui::ExportActions& exports = window.exports();
         try {
             window.feed().poll();  // the very latest spans in the picture
-            if (!window.feed().running())
+            if (line.recording.isEmpty() && !window.feed().running())
                 say(QStringLiteral("the run ended after %1 s, before the screenshot: it shows the ended run (its pinned "
                                    "memory released, the peak given)")
                         .arg(window.feed().has_run() ? window.feed().last_frame()->seconds() : 0.0, 0, 'f', 1));
@@ -77,8 +77,14 @@ int run_headless(const CommandLine& line) {
         say(QStringLiteral("interrupted; the screenshot and exports show the run so far"));
         finish();
     });
-    if (!window.start()) return 1;
-    QTimer::singleShot(static_cast<int>(line.after_s * 1000), &window, finish);
+    if (!line.recording.isEmpty()) {
+        // The whole recorded run, once all of it is in.
+        QObject::connect(&window.feed(), &ui::RunFeed::ended, &window, [&] { QTimer::singleShot(0, &window, finish); });
+        if (!window.open_recording(line.recording, line.run)) return 1;
+    } else {
+        if (!window.start()) return 1;
+        QTimer::singleShot(static_cast<int>(line.after_s * 1000), &window, finish);
+    }
     const int loop = QApplication::exec();
     return status != 0 ? status : loop;
 }

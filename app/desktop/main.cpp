@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     if (line.loaded_config) window.set_config(*line.loaded_config);
     window.show_tab(line.view);
     window.show();
+    if (!line.recording.isEmpty()) window.open_recording(line.recording, line.run);
     // Ctrl-C or SIGTERM: stop the run and close as the window's own close would, then exit 130 / 143.
     const pinscope::desktop::InterruptWatch interrupt([&] {
         window.close();

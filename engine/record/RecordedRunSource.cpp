@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/record/RecordedRunSource.h"
 
+#include <algorithm>
+
 #include "engine/record/RecordingSchema.h"
 
 namespace pinscope {
@@ -13,6 +15,10 @@ constexpr double kWindowS = 1.0;  // the window's sliding window, as a live run'
 RecordedRunSource::RecordedRunSource(std::shared_ptr<RecordingTables> tables, RunRow row)
     : tables_(std::move(tables)), row_(std::move(row)), tracker_(row_.info.origin, kWindowS) {
     topology_ = tables_->topology(row_);
+    recorded_ = std::make_shared<const RecordedFrom>(RecordedFrom{tables_->path(), row_.info.id,
+                                                                  static_cast<std::int64_t>(tables_->run_ids().size()),
+                                                                  row_.info.host_name, row_.info.started_utc,
+                                                                  row_.info.finished});
     tracker_.set_batch_size(row_.info.config.batch_size);
     const RunSummary& base = row_.final_summary ? *row_.final_summary : row_.start_summary;
     usage_ = base.numa.usage;
@@ -44,20 +50,25 @@ std::shared_ptr<const RunFrame> RecordedRunSource::first_frame() {
     frame->summary = row_.start_summary;
     frame->summary.metrics = tracker_.whole_run(row_.info.origin);
     frame->topology = topology_;
+    frame->recorded = recorded_;
     previous_ = -1;  // a sample at the origin itself belongs to the next frame
     return frame;
 }
 
-std::shared_ptr<const RunFrame> RecordedRunSource::frame_until_next_chunk() {
+std::shared_ptr<const RunFrame> RecordedRunSource::next_stretch() {
     const std::int64_t id = row_.info.id;
     const TimeNs origin = row_.info.origin;
     auto frame = std::make_shared<RunFrame>();
     frame->origin = origin;
     frame->topology = topology_;
-    frame->spans = tables_->spans_by_end(id, origin, cursor_, row_.data_end, kFrameSpans);
-    // A full chunk ends at its last span; a short one is the rest of the run.
-    const bool ended = frame->spans.size() < kFrameSpans;
-    const TimeNs until = ended ? row_.data_end : frame->spans.back().end - origin;
+    frame->recorded = recorded_;
+    const TimeNs stretch_end = std::min(std::max<TimeNs>(previous_, 0) + kFrameStretch, row_.data_end);
+    frame->spans = tables_->spans_by_end(id, origin, cursor_, stretch_end, kFrameSpans);
+    // A full chunk ends at its last span (the rest of the stretch comes next); otherwise the
+    // stretch is done, and the run with it at its data's end.
+    const bool full = frame->spans.size() == kFrameSpans;
+    const TimeNs until = full ? frame->spans.back().end - origin : stretch_end;
+    const bool ended = !full && stretch_end >= row_.data_end;
     frame->counters = tables_->counters(id, origin, previous_, until);
     frame->markers = tables_->markers(id, origin, previous_, until);
     if (const auto sample = tables_->numa_sample_at(id, origin, until)) {
@@ -81,7 +92,7 @@ std::shared_ptr<const RunFrame> RecordedRunSource::next_frame() {
         return first_frame();
     }
     try {
-        auto frame = frame_until_next_chunk();
+        auto frame = next_stretch();
         ended_ = frame->ended;
         return frame;
     } catch (const RecordingError& error) {
@@ -90,6 +101,7 @@ std::shared_ptr<const RunFrame> RecordedRunSource::next_frame() {
         frame->origin = row_.info.origin;
         frame->time = row_.info.origin + std::max<TimeNs>(previous_, 0);
         frame->topology = topology_;
+        frame->recorded = recorded_;
         frame->summary = summary_at(std::max<TimeNs>(previous_, 0), false);
         frame->summary.error = std::string("the recording cannot be read further: ") + error.what();
         frame->window = tracker_.window(frame->time);

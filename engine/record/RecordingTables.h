@@ -30,6 +30,7 @@ class RecordingTables {
 public:
     RecordingTables(std::shared_ptr<SqliteDatabase> db, std::string path);
 
+    const std::string& path() const { return path_; }
     std::vector<std::int64_t> run_ids();
     // Throws RecordingError when there is no such run.
     RunRow run(std::int64_t id);

@@ -9,6 +9,7 @@
 
 #include "engine/record/RecordedRunSource.h"
 #include "engine/record/RecordingReader.h"
+#include "tests/engine/RecordedRun.h"
 #include "tests/engine/RecordingTestData.h"
 #include "tests/support/TempDir.h"
 
@@ -24,7 +25,7 @@ std::vector<std::shared_ptr<const RunFrame>> all_frames(RunSource& source) {
     std::vector<std::shared_ptr<const RunFrame>> frames;
     while (auto frame = source.next_frame()) {
         frames.push_back(frame);
-        if (frames.size() > 1000) break;  // a source that never ends fails below, not here
+        if (frames.size() > 100000) break;  // a source that never ends fails below, not here
     }
     return frames;
 }
@@ -149,6 +150,37 @@ TEST_F(RecordedRunSourceTest, UnfinishedRunEndsWhereTheRecordingStops) {
     ASSERT_FALSE(last.summary.warnings.empty());
     EXPECT_NE(last.summary.warnings.back().find("unfinished"), std::string::npos);
     EXPECT_GT(last.summary.metrics.batches, 0u);
+}
+
+TEST_F(RecordedRunSourceTest, FramesComeAtTheLiveWindowsPaceOfRunTimeAndSayWhereTheRunWasRecorded) {
+    {  // half a second of an engine run
+        RunnerOptions options;
+        auto writer = std::make_shared<RecordingWriter>(path_);
+        options.recorder = writer;
+        Runner runner(options);
+        LoaderConfig config = test::small_config(2, true);
+        config.batches.reset();
+        config.seconds = 0.5;
+        runner.start(config);
+        runner.wait();
+        runner.stop();
+        writer->finish(runner.summary());
+    }
+    const auto source = RecordingReader(path_).source(1);
+    const auto frames = all_frames(*source);
+    ASSERT_GE(frames.size(), 3u);
+    const TimeNs length = frames.back()->time - frames.back()->origin;
+    // One frame per stretch of the live window's poll period: the plots get as many points.
+    EXPECT_GE(frames.size(), static_cast<std::size_t>(length / RecordedRunSource::kFrameStretch));
+    for (std::size_t i = 1; i < frames.size(); ++i)
+        EXPECT_LE(frames[i]->time - frames[i - 1]->time, RecordedRunSource::kFrameStretch);
+    for (const auto& frame : frames) {
+        ASSERT_NE(frame->recorded, nullptr);
+        EXPECT_EQ(frame->recorded->file, path_);
+        EXPECT_EQ(frame->recorded->run, 1);
+        EXPECT_EQ(frame->recorded->runs, 1);
+        EXPECT_TRUE(frame->recorded->finished);
+    }
 }
 
 }  // namespace

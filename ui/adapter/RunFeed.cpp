@@ -3,6 +3,8 @@
 
 #include <QMetaObject>
 
+#include <chrono>
+
 namespace pinscope::ui {
 
 RunFeed::RunFeed(FeedOptions options, QObject* parent)
@@ -62,14 +64,19 @@ void RunFeed::stop() {
 }
 
 void RunFeed::poll() {
-    if (ended_ || !source_) return;
-    std::shared_ptr<const RunFrame> next = source_->next_frame();
-    if (!next) return;
-    last_ = std::move(next);
-    ended_ = last_->ended;
-    if (ended_) timer_.stop();
-    emit frame(*last_);
-    if (ended_) emit ended();
+    // The live engine gives what is new since the last poll as one frame; a recorded run gives
+    // its frames as fast as they are asked for, so take them for a share of the poll period.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kReplayMsPerPoll);
+    do {
+        if (ended_ || !source_) return;
+        std::shared_ptr<const RunFrame> next = source_->next_frame();
+        if (!next) return;
+        last_ = std::move(next);
+        ended_ = last_->ended;
+        if (ended_) timer_.stop();
+        emit frame(*last_);
+        if (ended_) emit ended();
+    } while (!live_ && std::chrono::steady_clock::now() < until);
 }
 
 }  // namespace pinscope::ui

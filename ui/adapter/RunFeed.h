@@ -24,6 +24,8 @@ class RunFeed : public QObject {
     Q_OBJECT
 
 public:
+    static constexpr int kReplayMsPerPoll = 20;  // of each poll's 33 ms, taking a recorded run's frames
+
     explicit RunFeed(FeedOptions options = {}, QObject* parent = nullptr);
     ~RunFeed() override;
 
@@ -38,6 +40,8 @@ public:
     void show(std::shared_ptr<RunSource> source);
     // The live engine runs: reconfigure applies to it.
     bool running() const { return live_ && !ended_; }
+    // The run shown is the live engine's (running or ended), not a recorded or fixed source.
+    bool live() const { return live_; }
     bool has_run() const { return last_ != nullptr; }
     // The newest frame shown; null before the first.
     const std::shared_ptr<const RunFrame>& last_frame() const { return last_; }

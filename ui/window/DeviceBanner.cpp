@@ -37,17 +37,48 @@ DeviceBanner::DeviceBanner(QWidget* parent) : QLabel(parent) {
     setMargin(6);
 }
 
-void DeviceBanner::show_text(bool emulated, const QString& text) {
+void DeviceBanner::show_text(bool emulated, const QString& text, bool recorded) {
     emulated_ = emulated;
-    setStyleSheet(emulated ? QStringLiteral("QLabel { background: #FFF4D6; color: #5C4300; border: 1px solid #F0D68A; "
-                                            "border-radius: 4px; }")
-                           : QStringLiteral("QLabel { background: #E3F4E1; color: #1E4620; border: 1px solid #A9D8A5; "
-                                            "border-radius: 4px; }"));
+    recorded_ = recorded;
+    setStyleSheet(recorded  ? QStringLiteral("QLabel { background: #E4EEF9; color: #17365D; border: 1px solid #A7C4E6; "
+                                             "border-radius: 4px; }")
+                  : emulated ? QStringLiteral("QLabel { background: #FFF4D6; color: #5C4300; border: 1px solid #F0D68A; "
+                                              "border-radius: 4px; }")
+                             : QStringLiteral("QLabel { background: #E3F4E1; color: #1E4620; border: 1px solid #A9D8A5; "
+                                              "border-radius: 4px; }"));
     setText(text);
+}
+
+void DeviceBanner::show_recorded(const RecordedFrom& from, const RunSummary& s) {
+    shown_run_.clear();
+    topology_xml_ = s.config.topology_xml;
+    const DeviceInfo& info = s.device;
+    const QString device =
+        info.kind == DeviceKind::Cuda
+            ? QStringLiteral("real GPU <b>%1</b> (%2)").arg(QString::fromStdString(info.name).toHtmlEscaped(),
+                                                           QString::fromStdString(info.detail).toHtmlEscaped())
+            : QStringLiteral("emulated device, profile <b>%1</b> (%2)")
+                  .arg(QString::fromStdString(info.profile).toHtmlEscaped(), QString::fromStdString(info.name).toHtmlEscaped());
+    QString when = QString::fromStdString(from.started_utc);
+    when.replace(QLatin1Char('T'), QLatin1Char(' '));
+    show_text(info.kind != DeviceKind::Cuda,
+              QStringLiteral("<b>Recorded run %1 of %2</b> in %3 · %4 · on %5, %6 UTC · %7%8%9")
+                  .arg(from.run)
+                  .arg(from.runs)
+                  .arg(QFileInfo(QString::fromStdString(from.file)).fileName().toHtmlEscaped(), device,
+                       QString::fromStdString(from.host_name).toHtmlEscaped(), when.left(19).toHtmlEscaped(),
+                       s.host == HostMode::Modeled ? host_text(s.host) : QStringLiteral("host work real (that machine's)"),
+                       topology_note(s.config.topology_xml),
+                       from.finished ? QString() : QStringLiteral(" · <b>unfinished</b>: the recording stops before the run's end")),
+              true);
 }
 
 void DeviceBanner::take(const RunFrame& frame) {
     const RunSummary& s = frame.summary;
+    if (frame.recorded) {
+        if (frame.first) show_recorded(*frame.recorded, s);
+        return;
+    }
     const std::string run = std::string(to_string(s.device.kind)) + '\n' + s.device.name + '\n' + s.device.profile + '\n' +
                             s.device.detail + '\n' + to_string(s.host) + '\n' + s.config.topology_xml;
     if (!frame.first && run == shown_run_) return;

@@ -24,11 +24,15 @@ public:
     // The device a configuration would use, before Start.
     void show_selected(const LoaderConfig& config);
     bool is_emulated() const { return emulated_; }
+    bool is_recorded() const { return recorded_; }
     const std::string& topology_xml() const { return topology_xml_; }
 
 private:
-    void show_text(bool emulated, const QString& text);
+    void show_text(bool emulated, const QString& text, bool recorded = false);
+    // A recorded run: where it was recorded, on what, when.
+    void show_recorded(const RecordedFrom& from, const RunSummary& summary);
     bool emulated_ = true;
+    bool recorded_ = false;
     std::string topology_xml_;
     std::string shown_run_;  // what show_running last showed, as one text; empty when it did not
 };

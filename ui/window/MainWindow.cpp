@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -114,7 +115,14 @@ void MainWindow::build_layout() {
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
     layout->setSpacing(4);
-    layout->addWidget(banner_);
+    run_again_ = new QPushButton(QStringLiteral("Run this again here"));
+    run_again_->setToolTip(QStringLiteral("Start a live run with the recorded configuration on this machine (F5)"));
+    run_again_->hide();
+    connect(run_again_, &QPushButton::clicked, this, &MainWindow::run_recorded_again);
+    auto* banner_row = new QHBoxLayout;
+    banner_row->addWidget(banner_, 1);
+    banner_row->addWidget(run_again_);
+    layout->addLayout(banner_row);
     layout->addWidget(tabs_, 1);
     setCentralWidget(central);
 
@@ -178,6 +186,9 @@ void MainWindow::build_actions() {
     QAction* load = file->addAction(QStringLiteral("Open configuration…"));
     load->setShortcut(QKeySequence::Open);
     connect(load, &QAction::triggered, this, &MainWindow::load_config_file);
+    QAction* open_recording = file->addAction(QStringLiteral("Open recording…"));
+    open_recording->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    connect(open_recording, &QAction::triggered, this, &MainWindow::choose_recording);
     QAction* save = file->addAction(QStringLiteral("Save configuration…"));
     save->setShortcut(QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save_config_file);
@@ -237,7 +248,8 @@ void MainWindow::wire_feed() {
     connect(&feed_, &RunFeed::ended, this, [this] {
         update_run_state();
         const RunSummary& s = feed_.last_frame()->summary;
-        statusBar()->showMessage(s.error.empty() ? QStringLiteral("Run ended after %1 s: %2 batches, %3 batches/s")
+        const QString ended = feed_.last_frame()->recorded ? QStringLiteral("Recorded run of %1 s") : QStringLiteral("Run ended after %1 s");
+        statusBar()->showMessage(s.error.empty() ? (ended + QStringLiteral(": %2 batches, %3 batches/s"))
                                                        .arg(s.metrics.wall_s, 0, 'f', 1)
                                                        .arg(s.metrics.batches)
                                                        .arg(s.metrics.batches_per_s, 0, 'f', 1)
@@ -255,6 +267,7 @@ void MainWindow::take(const RunFrame& frame) {
         spans_seen_ = 0;
     }
     for (FrameView* view : frame_views_) view->take(frame);
+    if (frame.recorded) show_recorded(frame);
     spans_seen_ += frame.spans.size();
     // The timeline moves at the poll rate; the plots and the status line at a third of it, which
     // reads the same and leaves the CPU to the engine.
@@ -317,6 +330,7 @@ void MainWindow::update_run_state() {
 }
 
 bool MainWindow::start() {
+    leave_recorded();  // Start on a recorded run runs it again here
     controls_->flush();  // an edit still pending is applied, or refused, first
     const LoaderConfig config = controls_->applied();
     try {

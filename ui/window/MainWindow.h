@@ -7,7 +7,9 @@
 #include <QMainWindow>
 
 #include <array>
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "engine/config/LoaderConfig.h"
 #include "ui/adapter/FrameView.h"
@@ -15,6 +17,7 @@
 
 class QAction;
 class QLabel;
+class QPushButton;
 class QSplitter;
 class QTabWidget;
 
@@ -59,6 +62,14 @@ public:
     // Loads a configuration file (what File > Open does once a file is chosen); false, and the
     // error reported, when it cannot be read or is not valid.
     bool open_config_file(const QString& path);
+    // Shows run `run` of a recording (the file's last run when none is given) through the same
+    // views as a live run, stopping a live run first; the controls show its configuration,
+    // read-only, until "Run this again here". False, and the error reported, when the file is not
+    // a recording this pinscope reads or has no such run.
+    bool open_recording(const QString& path, std::optional<std::int64_t> run = std::nullopt);
+    // Runs the recorded run's configuration here (the GPU it ran on if this machine has it, else
+    // this machine's default device).
+    bool run_recorded_again();
 
     RunFeed& feed() { return feed_; }
     ControlPanel& controls() const { return *controls_; }
@@ -98,6 +109,12 @@ private:
     void update_run_state();
     void report_error(const QString& title, const QString& text);
     void load_config_file();
+    void choose_recording();
+    // The recorded run shown, once its frames are in: the whole run in view, the controls read-only.
+    void show_recorded(const RunFrame& frame);
+    // From a recorded run shown to its configuration in the controls, editable; false when no
+    // recorded run is shown.
+    bool leave_recorded();
     void save_config_file();
     void show_shortcuts();
 
@@ -119,6 +136,7 @@ private:
     std::uint64_t spans_seen_ = 0;         // in the run shown, for the status line
     std::string numa_preview_;  // the selection the NUMA tab previews (topology, GPU, device); empty once a run starts
     QSplitter* splitter_ = nullptr;
+    QPushButton* run_again_ = nullptr;  // beside the banner while a recorded run is shown
     QTabWidget* tabs_ = nullptr;
     ExportActions* exports_ = nullptr;
     QLabel* status_ = nullptr;
