@@ -12,6 +12,7 @@
 
 #include "app/cli/BandwidthCommand.h"
 #include "app/cli/CalibrateCommand.h"
+#include "app/cli/CompareCommand.h"
 #include "app/cli/DevicesCommand.h"
 #include "app/cli/ExitCodes.h"
 #include "app/cli/ExportCommand.h"
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     const RunsCommand runs(app);
     const ShowCommand show(app);
     const ExportCommand export_command(app);
+    const CompareCommand compare(app);
 
     try {
         app.parse(argc, argv);
@@ -77,6 +79,7 @@ int main(int argc, char** argv) {
         if (runs.selected()) return runs.execute();
         if (show.selected()) return show.execute();
         if (export_command.selected()) return export_command.execute();
+        if (compare.selected()) return compare.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {

@@ -218,5 +218,30 @@ TEST_F(CliBadRecording, ExportWithNothingToWriteIsRefused) {
     EXPECT_TRUE(contains(result.err, "nothing to write")) << result.err;
 }
 
+TEST(CliRecording, CompareSetsTwoRecordedRunsSideBySide) {
+    TempDir dir;
+    const std::string recording = dir.file("two.pinscope");
+    ASSERT_EQ(run_cli(short_run({"--record", recording})).exit_code, 0);
+    ASSERT_EQ(run_cli(short_run({"--pin-memory", "off", "--record", recording})).exit_code, 0);
+    const CliResult compare = run_cli({"compare", recording + ":1", recording + ":2"});
+    ASSERT_EQ(compare.exit_code, 0) << compare.err;
+    EXPECT_TRUE(contains(compare.out, "A  run 1 of " + recording)) << compare.out;
+    EXPECT_TRUE(contains(compare.out, "B  run 2 of " + recording)) << compare.out;
+    EXPECT_TRUE(contains(compare.out, "  pin_memory: on -> off")) << compare.out;
+    EXPECT_FALSE(contains(compare.out, "  batch_size:")) << compare.out;  // only what differs
+    EXPECT_TRUE(contains(compare.out, "batches/s")) << compare.out;
+    EXPECT_TRUE(contains(compare.out, "B / A median")) << compare.out;
+    EXPECT_TRUE(contains(compare.out, "\npin ")) << compare.out;      // A pins,
+    EXPECT_TRUE(contains(compare.out, "\nstaging ")) << compare.out;  // B stages pageable copies
+
+    // A run the file does not hold, and a file that is not a recording: bad input, exit 2.
+    const CliResult missing = run_cli({"compare", recording + ":1", recording + ":9"});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_TRUE(contains(missing.err, "no run 9")) << missing.err;
+    const std::string text = dir.file("notes.txt");
+    std::ofstream(text) << "not a recording\n";
+    EXPECT_EQ(run_cli({"compare", recording, text}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace pinscope::test

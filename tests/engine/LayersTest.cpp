@@ -32,7 +32,7 @@ const std::map<std::string, int>& layer_table() {
         {"device/emulated", 5}, {"device/cuda", 5},    {"device/factory", 5},
         {"pipeline", 6},        //
         {"runner", 7},          //
-        {"export", 8},          {"sweep", 8},          {"bandwidth", 8}, {"calibrate", 8},
+        {"export", 8},          {"sweep", 8},          {"bandwidth", 8}, {"calibrate", 8}, {"compare", 8},
         {"record", 9},          //
     };
     return table;
