@@ -69,7 +69,7 @@ int RunCommand::execute() const {
     const Runner& runner = driver.runner();
     const RunSummary summary = runner.summary();
     if (interrupted) std::cerr << kProgram << ": interrupted; the summary covers the run so far\n";
-    std::cout << format_summary(summary) << std::flush;
+    std::cout << format_summary(summary) << "bottleneck      " << summary.bottleneck.evidence << '\n' << std::flush;
 
     bool written = true;
     if (exports) {
