@@ -10,9 +10,11 @@
 #include "app/cli/ExitCodes.h"
 #include "app/cli/OutputPaths.h"
 #include "app/cli/RunDriver.h"
+#include "engine/advice/Advisor.h"
 #include "engine/config/ConfigError.h"
 #include "engine/export/RunExports.h"
 #include "engine/export/SummaryJson.h"
+#include "engine/text/TextFormat.h"
 
 namespace pinscope::cli {
 
@@ -30,6 +32,19 @@ bool write_export(const std::function<void()>& write, const std::string& done) {
     return true;
 }
 
+// The row label, padded as the summary's rows are.
+std::string label(const std::string& text) { return text + std::string(text.size() < 16 ? 16 - text.size() : 1, ' '); }
+
+// One `try` row per suggestion: the change, the batches/s the emulated device predicts for it,
+// and what it predicts for the run's own configuration.
+void print_advice(const std::vector<Advice>& advice, const std::string& device) {
+    for (const Advice& a : advice)
+        std::cout << label("try") << a.change.text() << ": " << format_fixed(a.predicted_batches_per_s, 0)
+                  << " batches/s predicted (" << format_fixed(a.baseline_batches_per_s, 0) << " as run), on "
+                  << device << "; " << a.change.why << '\n';
+    std::cout << std::flush;
+}
+
 }  // namespace
 
 RunCommand::RunCommand(CLI::App& app)
@@ -40,6 +55,8 @@ RunCommand::RunCommand(CLI::App& app)
     command_->add_option("--trace", trace_path_, "write a Chrome trace (opens in Perfetto) to this file")
         ->type_name("FILE");
     command_->add_option("--summary", summary_path_, "write the summary as JSON to this file")->type_name("FILE");
+    command_->add_flag("--no-advice", no_advice_,
+                       "skip the suggestions: each is predicted by a 2 s run on the emulated device after the run");
     command_->footer(
         "Ctrl-C (or SIGTERM) stops the run at once; the summary and files still come out, then it exits 130 "
         "(143 for SIGTERM).");
@@ -67,9 +84,19 @@ int RunCommand::execute() const {
         throw UsageError(flags_.describe(error.issue()));  // a device profile that cannot be loaded
     }
     const Runner& runner = driver.runner();
-    const RunSummary summary = runner.summary();
+    RunSummary summary = runner.summary();
     if (interrupted) std::cerr << kProgram << ": interrupted; the summary covers the run so far\n";
-    std::cout << format_summary(summary) << "bottleneck      " << summary.bottleneck.evidence << '\n' << std::flush;
+    std::cout << format_summary(summary) << label("bottleneck") << summary.bottleneck.evidence << '\n' << std::flush;
+    if (!no_advice_ && !interrupted && summary.error.empty()) {
+        AdviceOptions options;
+        options.cancelled = [] { return RunDriver::interrupted(); };
+        try {
+            summary.advice = advise(summary, options);
+            print_advice(summary.advice, prediction_device(summary));
+        } catch (const std::exception& e) {
+            std::cerr << kProgram << ": no suggestions: " << e.what() << '\n';
+        }
+    }
 
     bool written = true;
     if (exports) {

@@ -24,6 +24,7 @@ private:
     std::string csv_dir_;
     std::string trace_path_;
     std::string summary_path_;
+    bool no_advice_ = false;
 };
 
 }  // namespace pinscope::cli

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis/Advice.h"
 #include "engine/analysis/Bottleneck.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
@@ -33,6 +34,7 @@ struct RunSummary {
     HostMode host = HostMode::Modeled;
     Metrics metrics;               // whole run
     Bottleneck bottleneck;         // whole run: what bounded throughput, from the spans
+    std::vector<Advice> advice;    // what to try, best first: set after the run by whoever asked (advise())
     PoolStats pinned;              // pinned_peak_bytes = pinned.reserved_bytes.peak
     std::uint64_t memlock_limit_bytes = 0;  // RLIMIT_MEMLOCK; UINT64_MAX when unlimited
     bool memlock_exempt = false;            // the process has CAP_IPC_LOCK: the limit does not apply
