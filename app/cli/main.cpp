@@ -13,6 +13,7 @@
 #include "app/cli/BandwidthCommand.h"
 #include "app/cli/CalibrateCommand.h"
 #include "app/cli/DevicesCommand.h"
+#include "app/cli/DoctorCommand.h"
 #include "app/cli/ExitCodes.h"
 #include "app/cli/RunCommand.h"
 #include "app/cli/SweepCommand.h"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
     const BandwidthCommand bandwidth(app);
     const CalibrateCommand calibrate(app, shell_command_line(argc, argv));
     const TopologyCommand topology(app);
+    const DoctorCommand doctor(app);
 
     try {
         app.parse(argc, argv);
@@ -67,6 +69,7 @@ int main(int argc, char** argv) {
         if (bandwidth.selected()) return bandwidth.execute();
         if (calibrate.selected()) return calibrate.execute();
         if (topology.selected()) return topology.execute();
+        if (doctor.selected()) return doctor.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {
