@@ -148,7 +148,7 @@ Bottleneck find_bottleneck(const SpanUsage& usage, const Metrics& metrics, const
     const ResourceUse* budget = find(table, Resource::PinnedBudget);
     const ResourceUse* credit = find(table, Resource::BatchCredits);
     ResourceUse named = top;
-    facts.saturated = top.utilisation >= kSaturated;
+    facts.saturated = top.utilisation >= kSaturated - 1e-9;  // 80 % of a range reads 0.7999... in floating point
     if (!facts.saturated && budget != nullptr && usage.budget_waits > 0 && budget->utilisation >= kBudgetHeld) {
         named = *budget;
         facts.saturated = true;

@@ -9,7 +9,7 @@ void SpanUsage::add(const Span& span) {
     const TimeNs start = std::max(span.start, from);
     const TimeNs end = std::min(span.end, to);
     StageSums& sums = lanes[static_cast<int>(span.lane.kind)][static_cast<int>(span.stage)];
-    if (span.end >= from && span.end < to) {
+    if (span.end > from && span.end <= to) {  // ended inside the range (at its end included)
         ++sums.ended;
         sums.bytes += static_cast<double>(span.bytes);
     }
