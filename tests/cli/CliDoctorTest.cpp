@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
@@ -47,10 +49,12 @@ TEST(CliRunBottleneck, PrintsPredictedSuggestionsAndWritesThemToTheSummary) {
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("try             pin_mode worker: "), std::string::npos) << result.out;
     EXPECT_NE(result.out.find(" predicted ("), std::string::npos) << result.out;
-    const std::string summary = read_file(dir.file("summary.json"));
-    EXPECT_NE(summary.find("\"bottleneck\""), std::string::npos);
-    EXPECT_NE(summary.find("\"resource\":\"pin_thread\""), std::string::npos) << summary.substr(0, 400);
-    EXPECT_NE(summary.find("\"key\":\"pin_mode\""), std::string::npos);
+    const auto summary = nlohmann::json::parse(read_file(dir.file("summary.json")));
+    EXPECT_EQ(summary.at("bottleneck").at("resource"), "pin_thread");
+    EXPECT_GT(summary.at("bottleneck").at("bound_batches_per_s").get<double>(), 0);
+    ASSERT_FALSE(summary.at("advice").empty());
+    EXPECT_EQ(summary.at("advice")[0].at("key"), "pin_mode");
+    EXPECT_EQ(summary.at("advice")[0].at("value"), "worker");
 }
 
 }  // namespace
