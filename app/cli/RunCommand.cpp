@@ -8,8 +8,11 @@
 
 #include "app/cli/ExitCodes.h"
 #include "app/cli/RunDriver.h"
+#include "app/cli/SummaryLines.h"
+#include "engine/advice/Advisor.h"
 #include "engine/config/ConfigError.h"
 #include "engine/export/SummaryJson.h"
+#include "engine/text/TextFormat.h"
 
 namespace pinscope::cli {
 
@@ -18,6 +21,8 @@ RunCommand::RunCommand(CLI::App& app)
       flags_(*command_, ConfigFlags::Mode::Run),
       exports_(*command_),
       record_(*command_) {
+    command_->add_flag("--no-advice", no_advice_,
+                       "skip the suggestions: each is predicted by a 2 s run on the emulated device after the run");
     command_->footer(
         "Ctrl-C (or SIGTERM) stops the run at once; the summary and files still come out, then it exits 130 "
         "(143 for SIGTERM).");
@@ -46,9 +51,19 @@ int RunCommand::execute() const {
         throw UsageError(flags_.describe(error.issue()));  // a device profile that cannot be loaded
     }
     const Runner& runner = driver.runner();
-    const RunSummary summary = runner.summary();
+    RunSummary summary = runner.summary();
     if (interrupted) std::cerr << kProgram << ": interrupted; the summary covers the run so far\n";
-    std::cout << format_summary(summary) << std::flush;
+    std::cout << format_summary(summary) << bottleneck_line(summary) << std::flush;
+    if (!no_advice_ && !interrupted && summary.error.empty()) {
+        AdviceOptions options;
+        options.cancelled = [] { return RunDriver::interrupted(); };
+        try {
+            summary.advice = advise(summary, options);
+            std::cout << advice_lines(summary) << std::flush;
+        } catch (const std::exception& e) {
+            std::cerr << kProgram << ": no suggestions: " << e.what() << '\n';
+        }
+    }
 
     bool written = !exports || exports_.finish(*exports, summary);
     if (recording) {

@@ -26,6 +26,7 @@ private:
     ConfigFlags flags_;
     ExportFlags exports_;
     RecordFlag record_;
+    bool no_advice_ = false;
 };
 
 }  // namespace pinscope::cli

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/ExitCodes.h"
+#include "app/cli/SummaryLines.h"
 #include "engine/export/SummaryJson.h"
 
 namespace pinscope::cli {
@@ -18,7 +19,8 @@ bool ShowCommand::selected() const { return command_->parsed(); }
 int ShowCommand::execute() const {
     const auto reader = input_.open();
     const std::int64_t run = input_.pick(*reader);
-    std::cout << format_summary(reader->summary(run)) << std::flush;
+    const RunSummary summary = reader->summary(run);
+    std::cout << format_summary(summary) << bottleneck_line(summary) << advice_lines(summary) << std::flush;
     return kExitOk;
 }
 

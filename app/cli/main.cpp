@@ -14,6 +14,7 @@
 #include "app/cli/CalibrateCommand.h"
 #include "app/cli/CompareCommand.h"
 #include "app/cli/DevicesCommand.h"
+#include "app/cli/DoctorCommand.h"
 #include "app/cli/ExitCodes.h"
 #include "app/cli/ExportCommand.h"
 #include "app/cli/RunCommand.h"
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     const ShowCommand show(app);
     const ExportCommand export_command(app);
     const CompareCommand compare(app);
+    const DoctorCommand doctor(app);
 
     try {
         app.parse(argc, argv);
@@ -80,6 +82,7 @@ int main(int argc, char** argv) {
         if (show.selected()) return show.execute();
         if (export_command.selected()) return export_command.execute();
         if (compare.selected()) return compare.execute();
+        if (doctor.selected()) return doctor.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {

@@ -84,6 +84,38 @@ json numa_json(const RunSummary& summary) {
     };
 }
 
+json bottleneck_json(const Bottleneck& bottleneck) {
+    json resources = json::array();
+    for (const ResourceUse& use : bottleneck.resources) {
+        resources.push_back({{"name", use.name},
+                             {"resource", to_string(use.resource)},
+                             {"utilisation", fraction(use.utilisation)},
+                             {"per_batch_s", use.per_batch_s},
+                             {"lanes", use.lanes},
+                             {"bound_batches_per_s", use.bound_batches_per_s}});
+    }
+    return {{"resource", to_string(bottleneck.resource)},
+            {"saturated", bottleneck.saturated},
+            {"utilisation", fraction(bottleneck.utilisation)},
+            {"per_batch_s", bottleneck.per_batch_s},
+            {"bound_batches_per_s", bottleneck.bound_batches_per_s},
+            {"evidence", bottleneck.evidence},
+            {"resources", resources}};
+}
+
+// Each change as the configuration key and its JSON value, with the emulated device's prediction.
+json advice_json(const std::vector<Advice>& advice) {
+    json list = json::array();
+    for (const Advice& a : advice) {
+        list.push_back({{"key", a.change.key},
+                        {"value", json::parse(a.change.value, nullptr, false)},
+                        {"why", a.change.why},
+                        {"predicted_batches_per_s", a.predicted_batches_per_s},
+                        {"baseline_predicted_batches_per_s", a.baseline_batches_per_s}});
+    }
+    return list;
+}
+
 std::string mib(double bytes) { return format_fixed(bytes / static_cast<double>(kMiB), 1) + " MiB"; }
 std::string gib(double bytes) { return format_fixed(bytes / static_cast<double>(kGiB), 1) + " GiB"; }
 std::string percent(double value) { return format_fixed(100.0 * fraction(value), 1) + " %"; }
@@ -230,6 +262,8 @@ nlohmann::json summary_to_json(const RunSummary& summary) {
         {"warnings", summary.warnings},
         {"error", summary.error.empty() ? json(nullptr) : json(summary.error)},
         {"numa", numa_json(summary)},
+        {"bottleneck", bottleneck_json(summary.bottleneck)},
+        {"advice", advice_json(summary.advice)},
     };
 }
 

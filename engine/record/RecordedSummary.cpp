@@ -130,6 +130,45 @@ HostMode host_mode_from_text(const std::string& text) {
     throw std::runtime_error("unknown host mode '" + printable(text) + "'");
 }
 
+Resource resource_from(const json& object) {
+    const std::string name = get<std::string>(object, "resource");
+    for (int i = 0; i <= static_cast<int>(Resource::PinnedBudget); ++i)
+        if (to_string(static_cast<Resource>(i)) == name) return static_cast<Resource>(i);
+    throw std::runtime_error("unknown resource '" + printable(name) + "'");
+}
+
+// The bottleneck as summary.json says it (each resource's batch count is not in it). Absent in
+// summaries written before there was one.
+Bottleneck bottleneck_from(const json& summary) {
+    Bottleneck b;
+    const auto found = summary.find("bottleneck");
+    if (found == summary.end() || !found->is_object()) return b;
+    b.resource = resource_from(*found);
+    for (const json& use : get<std::vector<json>>(*found, "resources"))
+        b.resources.push_back({resource_from(use), get<std::string>(use, "name"), get<double>(use, "utilisation"),
+                               get<double>(use, "per_batch_s"), get<std::uint32_t>(use, "lanes"),
+                               get<double>(use, "bound_batches_per_s")});
+    b.saturated = get<bool>(*found, "saturated");
+    b.utilisation = get<double>(*found, "utilisation");
+    b.per_batch_s = get<double>(*found, "per_batch_s");
+    b.bound_batches_per_s = get<double>(*found, "bound_batches_per_s");
+    b.evidence = get<std::string>(*found, "evidence");
+    return b;
+}
+
+std::vector<Advice> advice_from(const json& summary) {
+    std::vector<Advice> advice;
+    const auto found = summary.find("advice");
+    if (found == summary.end() || !found->is_array()) return advice;
+    for (const json& a : *found) {
+        if (!a.is_object() || !a.contains("value")) throw std::runtime_error("an advice entry is not an object with a value");
+        advice.push_back({{get<std::string>(a, "key"), a.at("value").dump(), get<std::string>(a, "why")},
+                          get<double>(a, "predicted_batches_per_s"),
+                          get<double>(a, "baseline_predicted_batches_per_s")});
+    }
+    return advice;
+}
+
 RunSummary summary_from_json(const json& summary) {
     if (!summary.is_object()) throw std::runtime_error("the summary is not a JSON object");
     RunSummary s;
@@ -148,6 +187,8 @@ RunSummary summary_from_json(const json& summary) {
     s.warnings = get<std::vector<std::string>>(summary, "warnings");
     s.error = text_or_empty(summary, "error");
     s.numa = numa_from(object_at(summary, "numa"));
+    s.bottleneck = bottleneck_from(summary);
+    s.advice = advice_from(summary);
     return s;
 }
 

@@ -22,7 +22,8 @@ LiveRunSource::LiveRunSource(TimeNs origin, std::size_t pending_spans)
     : pending_spans_cap_(std::max<std::size_t>(pending_spans, 1)), origin_(origin) {}
 
 void LiveRunSource::add(const TraceDelta& delta, TimeNs time, const Metrics& window, const RunSummary& summary,
-                        std::shared_ptr<const MachineTopology> topology, bool ended) {
+                        std::shared_ptr<const MachineTopology> topology, bool ended,
+                        const Bottleneck& window_bottleneck) {
     std::lock_guard lock(mutex_);
     if (!pending_) {
         pending_ = std::make_unique<RunFrame>();
@@ -39,6 +40,7 @@ void LiveRunSource::add(const TraceDelta& delta, TimeNs time, const Metrics& win
     append(frame.markers, delta.markers);
     frame.time = time;
     frame.window = window;
+    frame.window_bottleneck = window_bottleneck;
     frame.summary = summary;
     frame.topology = std::move(topology);
     frame.ended = ended;

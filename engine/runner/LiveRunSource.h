@@ -18,10 +18,10 @@ public:
 
     explicit LiveRunSource(TimeNs origin, std::size_t pending_spans = kDefaultPendingSpans);
 
-    // Observer thread. `summary`, `window` and `topology` replace the previous ones; `time` is the
-    // run's now; `ended` marks the last call.
+    // Observer thread. `summary`, `window`, `window_bottleneck` and `topology` replace the previous
+    // ones; `time` is the run's now; `ended` marks the last call.
     void add(const TraceDelta& delta, TimeNs time, const Metrics& window, const RunSummary& summary,
-             std::shared_ptr<const MachineTopology> topology, bool ended);
+             std::shared_ptr<const MachineTopology> topology, bool ended, const Bottleneck& window_bottleneck = {});
 
     std::shared_ptr<const RunFrame> next_frame() override;
 

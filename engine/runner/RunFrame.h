@@ -35,6 +35,7 @@ struct RunFrame {
     std::vector<CounterSample> counters;
     std::vector<Marker> markers;
     Metrics window;  // the sliding window ending at `time`
+    Bottleneck window_bottleneck;  // what bounded throughput in that window
     // The whole run so far: configuration and device in force, host, pinned pool, NUMA usage,
     // warnings, error.
     RunSummary summary;

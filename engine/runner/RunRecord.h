@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis/Advice.h"
+#include "engine/analysis/Bottleneck.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
 #include "engine/memory/PinnedPool.h"
@@ -31,6 +33,8 @@ struct RunSummary {
     DeviceInfo device;
     HostMode host = HostMode::Modeled;
     Metrics metrics;               // whole run
+    Bottleneck bottleneck;         // whole run: what bounded throughput, from the spans
+    std::vector<Advice> advice;    // what to try, best first: set after the run by whoever asked (advise())
     PoolStats pinned;              // pinned_peak_bytes = pinned.reserved_bytes.peak
     std::uint64_t memlock_limit_bytes = 0;  // RLIMIT_MEMLOCK; UINT64_MAX when unlimited
     bool memlock_exempt = false;            // the process has CAP_IPC_LOCK: the limit does not apply

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "engine/analysis/BottleneckFinder.h"
 #include "engine/clock/SteadyClock.h"
 #include "engine/config/ConfigValidation.h"
 #include "engine/config/PinnedBudget.h"
@@ -54,6 +55,8 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       memlock_exempt_(memlock_limit_exempt()),
       reader_(*trace_),
       metrics_(origin_, options.window_s),
+      usage_(origin_, options.window_s),
+      window_s_(options.window_s),
       source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr) {
     trace_->set_all_spans(options.trace_all_spans);
     join_run(*device_.device);
@@ -296,15 +299,23 @@ void RunSession::sample_counters(TimeNs now) {
 void RunSession::observe(TimeNs now, bool ended) {
     delta_.clear();
     reader_.poll(delta_);
-    metrics_.set_batch_size(config().batch_size);
+    const LoaderConfig config = this->config();
+    metrics_.set_batch_size(config.batch_size);
     metrics_.add(delta_.spans);
+    usage_.add(delta_.spans, delta_.counters, config.num_workers > 0 ? config.max_outstanding() : 0);
     if (options_.recorder) options_.recorder->record(delta_);
     RunSummary summary = make_summary(now);
+    usage_.note_budget_waits(now, summary.pinned.budget_waits);
+    summary.bottleneck = find_bottleneck(usage_.whole_run(now), summary.metrics, summary.config,
+                                         summary.pinned.budget_bytes, range_text(window_s_, true));
     const Metrics window = metrics_.window(now);
-    if (source_) source_->add(delta_, now, window, summary, topology(), ended);
+    Bottleneck window_bottleneck = find_bottleneck(usage_.window(now), window, summary.config,
+                                                   summary.pinned.budget_bytes, range_text(window_s_, false));
+    if (source_) source_->add(delta_, now, window, summary, topology(), ended, window_bottleneck);
     std::lock_guard lock(state_mutex_);
     summary_ = std::move(summary);
     window_ = window;
+    window_bottleneck_ = std::move(window_bottleneck);
 }
 
 // The observer's (or, before it starts, the constructor's): reads the metrics and the trace reader.
@@ -344,6 +355,11 @@ RunSummary RunSession::summary() const {
 Metrics RunSession::window_metrics() const {
     std::lock_guard lock(state_mutex_);
     return window_;
+}
+
+Bottleneck RunSession::window_bottleneck() const {
+    std::lock_guard lock(state_mutex_);
+    return window_bottleneck_;
 }
 
 }  // namespace pinscope

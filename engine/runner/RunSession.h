@@ -11,6 +11,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "engine/analysis/UsageTracker.h"
 #include "engine/clock/ModelLag.h"
 #include "engine/device/factory/DeviceFactory.h"
 #include "engine/metrics/MetricsTracker.h"
@@ -45,6 +46,7 @@ public:
     // As the observer last saw them: final once wait() or stop() has returned.
     RunSummary summary() const;
     Metrics window_metrics() const;
+    Bottleneck window_bottleneck() const;
     // The run's frames, built by the observer; null unless RunnerOptions::frames.
     std::shared_ptr<LiveRunSource> source() const { return source_; }
 
@@ -94,6 +96,7 @@ private:
     TimeNs end_time_ = 0;
     RunSummary summary_;
     Metrics window_;
+    Bottleneck window_bottleneck_;
     std::vector<std::string> warnings_;
     const std::shared_ptr<ModelLag> model_lag_ = std::make_shared<ModelLag>();
     std::string error_;
@@ -105,6 +108,8 @@ private:
     TraceReader reader_;
     TraceDelta delta_;
     MetricsTracker metrics_;
+    UsageTracker usage_;
+    double window_s_;
     std::shared_ptr<LiveRunSource> source_;
 
     std::thread engine_;

@@ -55,6 +55,7 @@ std::shared_ptr<const MachineTopology> Runner::topology() const { return session
 NumaUsage Runner::numa_usage() const { return session_ ? session_->numa_usage() : NumaUsage{}; }
 RunSummary Runner::summary() const { return session_ ? session_->summary() : RunSummary{}; }
 Metrics Runner::window_metrics() const { return session_ ? session_->window_metrics() : Metrics{}; }
+Bottleneck Runner::window_bottleneck() const { return session_ ? session_->window_bottleneck() : Bottleneck{}; }
 std::shared_ptr<RunSource> Runner::source() const { return session_ ? session_->source() : nullptr; }
 
 }  // namespace pinscope

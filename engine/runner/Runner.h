@@ -73,6 +73,8 @@ public:
     // final once stop() or wait() has returned.
     RunSummary summary() const;
     Metrics window_metrics() const;
+    // What bounded throughput over the sliding window, as the observer last saw it.
+    Bottleneck window_bottleneck() const;
     // The current (or last) run's frames, one per call of next_frame(); null before a run or
     // without RunnerOptions::frames.
     std::shared_ptr<RunSource> source() const;

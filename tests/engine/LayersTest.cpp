@@ -26,13 +26,14 @@ const std::map<std::string, int>& layer_table() {
     static const std::map<std::string, int> table{
         {"clock", 0},           {"files", 0},          {"text", 0},      {"BuildConfig.h", 0},
         {"config", 1},          {"topology", 1},       //
-        {"trace", 2},           {"metrics", 2},        //
+        {"trace", 2},           {"metrics", 2},        {"analysis", 2},  //
         {"device", 3},          //
         {"memory", 4},          {"host", 4},           {"numa", 4},      //
         {"device/emulated", 5}, {"device/cuda", 5},    {"device/factory", 5},
         {"pipeline", 6},        //
         {"runner", 7},          //
         {"export", 8},          {"sweep", 8},          {"bandwidth", 8}, {"calibrate", 8}, {"compare", 8},
+        {"advice", 8},          {"doctor", 8},
         {"record", 9},          //
     };
     return table;

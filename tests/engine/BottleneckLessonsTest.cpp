@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The bottleneck named for the lessons' scenarios on the default profile with the host modelled,
+// over the last second of a 2.5 s run, and the top suggestion measured against the run it improves.
+#include <gtest/gtest.h>
+
+#include "engine/advice/Advisor.h"
+#include "engine/runner/Runner.h"
+
+namespace pinscope {
+namespace {
+
+LoaderConfig scenario(std::uint32_t workers, bool pin_memory, double cpu_us, double gpu_us) {
+    LoaderConfig config;
+    config.device = "emulated";
+    config.num_workers = workers;
+    config.pin_memory = pin_memory;
+    config.cpu_us_per_sample = cpu_us;
+    config.gpu_us_per_batch = gpu_us;
+    config.seconds = 2.5;
+    return config;
+}
+
+struct Observed {
+    Bottleneck window;
+    RunSummary summary;
+    double batches_per_s = 0;
+};
+
+Observed observe(const LoaderConfig& config) {
+    Runner runner;
+    runner.start(config);
+    runner.wait();
+    return {runner.window_bottleneck(), runner.summary(), runner.window_metrics().batches_per_s};
+}
+
+// As in LessonsTest: a machine that cannot keep up with the model shows its own speed.
+#define SKIP_IF_LAGGING(observed)                                                                    \
+    if ((observed).summary.model_lag > kModelLagNoted) GTEST_SKIP() << "this machine fell behind the model"
+
+struct Case {
+    const char* name;
+    LoaderConfig config;
+    Resource expected;
+};
+
+class NamedBottleneck : public ::testing::TestWithParam<Case> {};
+
+TEST_P(NamedBottleneck, IsTheResourceThatBoundsTheScenario) {
+    const Observed run = observe(GetParam().config);
+    SKIP_IF_LAGGING(run);
+    RecordProperty("evidence", run.window.evidence);
+    EXPECT_EQ(run.window.resource, GetParam().expected) << run.window.evidence;
+    EXPECT_EQ(run.summary.bottleneck.resource, GetParam().expected) << run.summary.bottleneck.evidence;
+    EXPECT_TRUE(run.window.saturated) << run.window.evidence;
+    // The bound is the throughput at 100 %: what ran is within it.
+    EXPECT_LE(run.batches_per_s, run.window.bound_batches_per_s * 1.05) << run.window.evidence;
+}
+
+LoaderConfig with_pin_mode(LoaderConfig config, PinMode mode) {
+    config.pin_mode = mode;
+    return config;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scenarios, NamedBottleneck,
+    ::testing::Values(
+        Case{"TransferBound", with_pin_mode(scenario(8, true, 0, 0), PinMode::Worker), Resource::CopyEngine},
+        Case{"LoaderBound", scenario(2, true, 300, 2000), Resource::Workers},
+        Case{"ComputeBound", scenario(4, true, 50, 40000), Resource::Compute},
+        Case{"PageableWithWorkers", scenario(4, false, 0, 2000), Resource::PageableStaging},
+        // Without workers the consumer loads, collates and stages each batch: loading takes most.
+        Case{"PageableWithoutWorkers", scenario(0, false, 0, 2000), Resource::Consumer},
+        Case{"DefaultPinThread", scenario(4, true, 0, 2000), Resource::PinThread},
+        Case{"HostAllocPerBatch", with_pin_mode(scenario(4, true, 0, 2000), PinMode::Alloc), Resource::PageLocking}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+class TopSuggestion : public ::testing::TestWithParam<Case> {};
+
+TEST_P(TopSuggestion, ImprovesMeasuredThroughput) {
+    const Observed before = observe(GetParam().config);
+    SKIP_IF_LAGGING(before);
+    AdviceOptions options;
+    options.seconds = 1.5;
+    const std::vector<Advice> advice = advise(before.summary, options);
+    ASSERT_FALSE(advice.empty()) << before.summary.bottleneck.evidence;
+    const Observed after = observe(apply_change(GetParam().config, advice.front().change));
+    SKIP_IF_LAGGING(after);
+    RecordProperty("change", advice.front().change.text());
+    RecordProperty("before", std::to_string(before.batches_per_s));
+    RecordProperty("after", std::to_string(after.batches_per_s));
+    RecordProperty("predicted", std::to_string(advice.front().predicted_batches_per_s));
+    EXPECT_GT(after.batches_per_s, 1.05 * before.batches_per_s) << advice.front().change.text();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scenarios, TopSuggestion,
+    ::testing::Values(Case{"DefaultPinThread", scenario(4, true, 0, 2000), Resource::PinThread},
+                      Case{"HostAllocPerBatch", with_pin_mode(scenario(4, true, 0, 2000), PinMode::Alloc),
+                           Resource::PageLocking},
+                      Case{"LoaderBound", scenario(2, true, 300, 2000), Resource::Workers},
+                      Case{"PageableWithoutWorkers", scenario(0, false, 0, 2000), Resource::Consumer}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(Advice, ComputeBoundOnASideStreamOffersNothing) {
+    RunSummary summary;
+    summary.config = scenario(4, true, 50, 40000);
+    summary.bottleneck.resource = Resource::Compute;
+    EXPECT_TRUE(candidate_changes(summary).empty());
+}
+
+TEST(Advice, CudaRunIsPredictedOnItsGpusCalibratedProfile) {
+    RunSummary summary;
+    summary.device.kind = DeviceKind::Cuda;
+    summary.device.name = "NVIDIA H200";
+    EXPECT_EQ(prediction_device(summary), "emulated:h200-pcie5-calibrated");
+    summary.device.name = "NVIDIA A100-SXM4-40GB";
+    EXPECT_EQ(prediction_device(summary), "emulated:h200-pcie5");
+}
+
+}  // namespace
+}  // namespace pinscope
