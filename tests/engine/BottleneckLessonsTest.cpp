@@ -5,20 +5,12 @@
 
 #include "engine/advice/Advisor.h"
 #include "engine/runner/Runner.h"
+#include "tests/engine/ImagenetBatches.h"
 
 namespace pinscope {
 namespace {
 
-LoaderConfig scenario(std::uint32_t workers, bool pin_memory, double cpu_us, double gpu_us) {
-    LoaderConfig config;
-    config.device = "emulated";
-    config.num_workers = workers;
-    config.pin_memory = pin_memory;
-    config.cpu_us_per_sample = cpu_us;
-    config.gpu_us_per_batch = gpu_us;
-    config.seconds = 2.5;
-    return config;
-}
+using test::imagenet_batches;
 
 struct Observed {
     Bottleneck window;
@@ -64,14 +56,14 @@ LoaderConfig with_pin_mode(LoaderConfig config, PinMode mode) {
 INSTANTIATE_TEST_SUITE_P(
     Scenarios, NamedBottleneck,
     ::testing::Values(
-        Case{"TransferBound", with_pin_mode(scenario(8, true, 0, 0), PinMode::Worker), Resource::CopyEngine},
-        Case{"LoaderBound", scenario(2, true, 300, 2000), Resource::Workers},
-        Case{"ComputeBound", scenario(4, true, 50, 40000), Resource::Compute},
-        Case{"PageableWithWorkers", scenario(4, false, 0, 2000), Resource::PageableStaging},
+        Case{"TransferBound", with_pin_mode(imagenet_batches(8, true, 0, 0), PinMode::Worker), Resource::CopyEngine},
+        Case{"LoaderBound", imagenet_batches(2, true, 300, 2000), Resource::Workers},
+        Case{"ComputeBound", imagenet_batches(4, true, 50, 40000), Resource::Compute},
+        Case{"PageableWithWorkers", imagenet_batches(4, false, 0, 2000), Resource::PageableStaging},
         // Without workers the consumer loads, collates and stages each batch: loading takes most.
-        Case{"PageableWithoutWorkers", scenario(0, false, 0, 2000), Resource::Consumer},
-        Case{"DefaultPinThread", scenario(4, true, 0, 2000), Resource::PinThread},
-        Case{"HostAllocPerBatch", with_pin_mode(scenario(4, true, 0, 2000), PinMode::Alloc), Resource::PageLocking}),
+        Case{"PageableWithoutWorkers", imagenet_batches(0, false, 0, 2000), Resource::Consumer},
+        Case{"DefaultPinThread", imagenet_batches(4, true, 0, 2000), Resource::PinThread},
+        Case{"HostAllocPerBatch", with_pin_mode(imagenet_batches(4, true, 0, 2000), PinMode::Alloc), Resource::PageLocking}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 class TopSuggestion : public ::testing::TestWithParam<Case> {};
@@ -94,16 +86,16 @@ TEST_P(TopSuggestion, ImprovesMeasuredThroughput) {
 
 INSTANTIATE_TEST_SUITE_P(
     Scenarios, TopSuggestion,
-    ::testing::Values(Case{"DefaultPinThread", scenario(4, true, 0, 2000), Resource::PinThread},
-                      Case{"HostAllocPerBatch", with_pin_mode(scenario(4, true, 0, 2000), PinMode::Alloc),
+    ::testing::Values(Case{"DefaultPinThread", imagenet_batches(4, true, 0, 2000), Resource::PinThread},
+                      Case{"HostAllocPerBatch", with_pin_mode(imagenet_batches(4, true, 0, 2000), PinMode::Alloc),
                            Resource::PageLocking},
-                      Case{"LoaderBound", scenario(2, true, 300, 2000), Resource::Workers},
-                      Case{"PageableWithoutWorkers", scenario(0, false, 0, 2000), Resource::Consumer}),
+                      Case{"LoaderBound", imagenet_batches(2, true, 300, 2000), Resource::Workers},
+                      Case{"PageableWithoutWorkers", imagenet_batches(0, false, 0, 2000), Resource::Consumer}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(Advice, ComputeBoundOnASideStreamOffersNothing) {
     RunSummary summary;
-    summary.config = scenario(4, true, 50, 40000);
+    summary.config = imagenet_batches(4, true, 50, 40000);
     summary.bottleneck.resource = Resource::Compute;
     EXPECT_TRUE(candidate_changes(summary).empty());
 }

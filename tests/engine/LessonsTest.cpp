@@ -11,21 +11,12 @@
 #include "engine/device/HardwareProfile.h"
 #include "engine/export/ExportFormat.h"
 #include "engine/runner/Runner.h"
+#include "tests/engine/ImagenetBatches.h"
 
 namespace pinscope {
 namespace {
 
-// 64 x 3x224x224 float32: 38.5 MB per batch, for 2.5 s.
-LoaderConfig imagenet_batches(std::uint32_t workers, bool pin_memory, double cpu_us, double gpu_us) {
-    LoaderConfig config;
-    config.device = "emulated";  // the lessons as the H200 profile predicts them
-    config.num_workers = workers;
-    config.pin_memory = pin_memory;
-    config.cpu_us_per_sample = cpu_us;
-    config.gpu_us_per_batch = gpu_us;
-    config.seconds = 2.5;
-    return config;
-}
+using test::imagenet_batches;
 
 // Throughput over the last 1.5 s of the run, once the pinned pool has warmed up (its first
 // allocations cost ~18 ms each, as cudaHostAlloc does on the profiled machine), and how far this
