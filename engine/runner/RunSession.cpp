@@ -309,8 +309,12 @@ void RunSession::observe(TimeNs now, bool ended) {
     summary.bottleneck = find_bottleneck(usage_.whole_run(now), summary.metrics, summary.config,
                                          summary.pinned.budget_bytes, range_text(window_s_, true));
     const Metrics window = metrics_.window(now);
-    Bottleneck window_bottleneck = find_bottleneck(usage_.window(now), window, summary.config,
-                                                   summary.pinned.budget_bytes, range_text(window_s_, false));
+    if (ended || now - window_bottleneck_at_ >= kWindowBottleneckPeriod) {
+        window_bottleneck_seen_ = find_bottleneck(usage_.window(now), window, summary.config, summary.pinned.budget_bytes,
+                                                  range_text(window_s_, false));
+        window_bottleneck_at_ = now;
+    }
+    Bottleneck window_bottleneck = window_bottleneck_seen_;
     if (source_) source_->add(delta_, now, window, summary, topology(), ended, window_bottleneck);
     std::lock_guard lock(state_mutex_);
     summary_ = std::move(summary);

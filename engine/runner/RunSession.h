@@ -110,6 +110,11 @@ private:
     MetricsTracker metrics_;
     UsageTracker usage_;
     double window_s_;
+    // The window's bottleneck scans every span of the last window: worked out every
+    // kWindowBottleneckPeriod (and at the end) rather than every observer period.
+    static constexpr TimeNs kWindowBottleneckPeriod = 100'000'000;
+    Bottleneck window_bottleneck_seen_;
+    TimeNs window_bottleneck_at_ = 0;
     std::shared_ptr<LiveRunSource> source_;
 
     std::thread engine_;
