@@ -23,6 +23,9 @@ pack() {
     cp -r /usr/include/gtest /usr/include/gmock "$prefix/include/"
     cp /usr/lib/$arch/libgtest*.a /usr/lib/$arch/libgmock*.a "$prefix/lib/$arch/"
     cp -r /usr/lib/$arch/cmake/GTest "$prefix/lib/$arch/cmake/"
+    # SQLite (recordings), static: the GPU machine has no headers for its own.
+    cp /usr/include/sqlite3.h /usr/include/sqlite3ext.h "$prefix/include/"
+    cp /usr/lib/$arch/libsqlite3.a "$prefix/lib/$arch/"
     # hwloc's headers and pkg-config file; the library itself is the GPU machine's.
     cp -r /usr/include/hwloc /usr/include/hwloc.h "$prefix/include/"
     sed "s|^prefix=.*|prefix=\${pcfiledir}/../../..|" /usr/lib/$arch/pkgconfig/hwloc.pc > "$prefix/lib/$arch/pkgconfig/hwloc.pc"
