@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/CompareCommand.h"
 
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -11,6 +10,7 @@
 #include "app/cli/TextTable.h"
 #include "engine/compare/RunComparison.h"
 #include "engine/record/RecordingReader.h"
+#include "engine/text/TextFormat.h"
 #include "engine/text/UntrustedText.h"
 
 namespace pinscope::cli {
@@ -51,13 +51,7 @@ LoadedRun load(const std::string& text) {
     return loaded;
 }
 
-std::string number(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
-std::string signed_number(double value, int decimals) { return (value > 0 ? "+" : "") + number(value, decimals); }
+std::string signed_number(double value, int decimals) { return (value > 0 ? "+" : "") + format_fixed(value, decimals); }
 
 int decimals_for(const FigureComparison& figure) {
     if (figure.unit == "%" || figure.unit == "GB/s" || figure.unit == "s") return figure.unit == "%" ? 1 : 2;
@@ -99,8 +93,8 @@ int CompareCommand::execute() const {
         const int decimals = decimals_for(f);
         const std::string unit = f.unit.empty() ? "" : " " + f.unit;
         const auto ratio = f.ratio();
-        rows.push_back({f.name, number(f.a, decimals) + unit, number(f.b, decimals) + unit,
-                        signed_number(f.delta(), decimals) + unit, ratio ? number(*ratio, 2) + "x" : "-"});
+        rows.push_back({f.name, format_fixed(f.a, decimals) + unit, format_fixed(f.b, decimals) + unit,
+                        signed_number(f.delta(), decimals) + unit, ratio ? format_fixed(*ratio, 2) + "x" : "-"});
     }
     std::cout << '\n';
     for (const std::string& line : align_table(rows, {Align::Left})) std::cout << line << '\n';
@@ -108,10 +102,10 @@ int CompareCommand::execute() const {
     std::vector<std::vector<std::string>> stages{{"stage (us)", "A median", "A p95", "B median", "B p95", "B / A median", "spans A", "spans B"}};
     for (const StageComparison& s : comparison.stages) {
         const bool both = s.a.count > 0 && s.b.count > 0 && s.a.median_us > 0;
-        const auto cell = [](const StageDurations& d, double value) { return d.count > 0 ? number(value, 1) : std::string("-"); };
+        const auto cell = [](const StageDurations& d, double value) { return d.count > 0 ? format_fixed(value, 1) : std::string("-"); };
         stages.push_back({std::string(to_string(s.stage)), cell(s.a, s.a.median_us), cell(s.a, s.a.p95_us),
                           cell(s.b, s.b.median_us), cell(s.b, s.b.p95_us),
-                          both ? number(s.b.median_us / s.a.median_us, 2) + "x" : "-", std::to_string(s.a.count),
+                          both ? format_fixed(s.b.median_us / s.a.median_us, 2) + "x" : "-", std::to_string(s.a.count),
                           std::to_string(s.b.count)});
     }
     std::cout << '\n';

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 
+#include "engine/metrics/Median.h"
 #include "engine/text/Units.h"
 
 namespace pinscope {
@@ -15,12 +16,6 @@ double nearest_rank(const std::vector<double>& sorted, double q) {
     if (sorted.empty()) return 0;
     const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
     return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
-}
-
-double median_of_sorted(const std::vector<double>& sorted) {
-    if (sorted.empty()) return 0;
-    const std::size_t middle = sorted.size() / 2;
-    return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 std::string device_text(const RunSummary& s) {
@@ -71,7 +66,7 @@ std::vector<StageDurations> stage_durations(const std::vector<Span>& spans) {
         std::vector<double>& us = by_stage[i];
         if (us.empty()) continue;
         std::sort(us.begin(), us.end());
-        result.push_back({static_cast<Stage>(i), us.size(), median_of_sorted(us), nearest_rank(us, 0.95)});
+        result.push_back({static_cast<Stage>(i), us.size(), median(us), nearest_rank(us, 0.95)});
     }
     return result;
 }
