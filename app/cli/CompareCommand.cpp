@@ -43,11 +43,11 @@ LoadedRun load(const std::string& text) {
     std::int64_t id = ref.run;
     if (id == 0) {
         const std::vector<RecordedRunInfo> runs = reader.runs();
-        if (runs.empty()) throw UsageError(printable(ref.path) + ": the recording holds no run yet");
+        if (runs.empty()) throw UsageError(printable_path(ref.path) + ": the recording holds no run yet");
         id = runs.back().id;
     }
     LoadedRun loaded{reader.load(id), {}};
-    loaded.label = "run " + std::to_string(id) + " of " + printable(ref.path);
+    loaded.label = "run " + std::to_string(id) + " of " + printable_path(ref.path);
     return loaded;
 }
 

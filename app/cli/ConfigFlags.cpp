@@ -185,7 +185,7 @@ LoaderConfig load_file(const std::string& path) {
     } catch (const ConfigError& error) {
         const ConfigIssue& issue = error.issue();
         if (issue.field == "config") reject_flag("--config", issue.value, issue.allowed);
-        throw UsageError("--config " + printable(path) + ": " + issue.message());
+        throw UsageError("--config " + printable_path(path) + ": " + issue.message());
     }
 }
 

@@ -22,9 +22,9 @@ std::unique_ptr<RecordingReader> RecordingInput::open() const { return std::make
 std::int64_t RecordingInput::pick(const RecordingReader& reader) const {
     if (run_ > 0) return reader.run(run_).id;
     const std::vector<RecordedRunInfo> runs = reader.runs();
-    if (runs.empty()) throw UsageError(printable(path_) + ": the recording holds no run yet");
+    if (runs.empty()) throw UsageError(printable_path(path_) + ": the recording holds no run yet");
     if (runs.size() > 1)
-        std::cerr << kProgram << ": " << printable(path_) << " holds " << runs.size() << " runs; this is the last, run "
+        std::cerr << kProgram << ": " << printable_path(path_) << " holds " << runs.size() << " runs; this is the last, run "
                   << runs.back().id << " (--run N for another)\n";
     return runs.back().id;
 }

@@ -112,7 +112,7 @@ ParseResult parse_command_line(const QStringList& arguments) {
         try {
             const RecordingReader reader(line.recording.toStdString());
             if (line.run) reader.run(*line.run);
-            else if (reader.runs().empty()) throw RecordingError(printable(line.recording.toStdString()) + ": the recording holds no run yet");
+            else if (reader.runs().empty()) throw RecordingError(printable_path(line.recording.toStdString()) + ": the recording holds no run yet");
         } catch (const std::exception& e) {
             return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
         }
@@ -131,7 +131,7 @@ ParseResult parse_command_line(const QStringList& arguments) {
             return {std::nullopt, kUsageError,
                     QString::fromStdString(issue.field == "config"
                                                ? ConfigIssue{"--config", path, issue.allowed}.message()
-                                               : "--config " + printable(path) + ": " + issue.message())};
+                                               : "--config " + printable_path(path) + ": " + issue.message())};
         }
     }
     result.line = line;

@@ -127,7 +127,7 @@ std::uint32_t big_endian(const unsigned char* bytes) {
 }  // namespace
 
 void check_recording_file(const std::string& path) {
-    const std::string name = printable(path);
+    const std::string name = printable_path(path);
     std::uint64_t size = 0;
     try {
         size = check_input_file(path);
@@ -171,7 +171,7 @@ void create_recording_schema(SqliteDatabase& db) {
 }
 
 void throw_unreadable(const std::string& path, const SqliteError& error) {
-    const std::string name = printable(path);
+    const std::string name = printable_path(path);
     if (error.not_a_database()) throw RecordingError(name + ": not an SQLite database, so not a pinscope recording");
     if (error.damaged()) throw RecordingError(name + ": damaged or truncated (SQLite: " + error.what() + ")");
     throw RecordingError(name + ": cannot read it (SQLite: " + error.what() + ")");
@@ -182,7 +182,7 @@ bool is_empty_database(SqliteDatabase& db) {
 }
 
 void check_recording_schema(SqliteDatabase& db, const std::string& path) {
-    const std::string name = printable(path);
+    const std::string name = printable_path(path);
     const std::int64_t application = db.query_integer("PRAGMA application_id");
     const std::int64_t version = db.query_integer("PRAGMA user_version");
     if (application != kRecordingApplicationId) {

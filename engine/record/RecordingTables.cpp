@@ -43,7 +43,7 @@ std::string run_list(const std::vector<std::int64_t>& ids) {
 }  // namespace
 
 RecordingTables::RecordingTables(std::shared_ptr<SqliteDatabase> db, std::string path)
-    : db_(std::move(db)), path_(path), name_(printable(path)) {
+    : db_(std::move(db)), path_(path), name_(printable_path(path)) {
     guarded([&] {
         stages_ = codes<Stage>("stage_names", kStageCount);
         lanes_ = codes<LaneKind>("lane_kind_names", kLaneKindCount);

@@ -85,7 +85,7 @@ struct RecordingWriter::Statements {
 };
 
 RecordingWriter::RecordingWriter(const std::string& path) : path_(path) {
-    const std::string name = printable(path);
+    const std::string name = printable_path(path);
     const bool existed = file_exists(path);
     try {
         if (existed) {
@@ -316,7 +316,7 @@ void RecordingWriter::finish(const RunSummary& summary) {
             fail(error);
         }
     }
-    if (failure_) throw std::runtime_error("cannot write recording " + printable(path_) + ": " + *failure_);
+    if (failure_) throw std::runtime_error("cannot write recording " + printable_path(path_) + ": " + *failure_);
 }
 
 }  // namespace pinscope

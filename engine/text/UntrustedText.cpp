@@ -2,6 +2,7 @@
 #include "engine/text/UntrustedText.h"
 
 #include <array>
+#include <vector>
 
 namespace pinscope {
 namespace {
@@ -74,6 +75,18 @@ std::string printable(std::string_view text, std::size_t max_chars) {
         chars += 4 * count;
     }
     return out;
+}
+
+std::string printable_path(std::string_view path, std::size_t max_chars) {
+    const std::string whole = printable(path, path.size() * 4);
+    // Counted in characters: a UTF-8 continuation byte is not one.
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < whole.size(); ++i)
+        if ((static_cast<unsigned char>(whole[i]) & 0xC0) != 0x80) starts.push_back(i);
+    if (starts.size() <= max_chars) return whole;
+    const std::size_t tail = max_chars * 2 / 3;
+    const std::size_t head = max_chars - tail;
+    return whole.substr(0, starts[head]) + "..." + whole.substr(starts[starts.size() - tail]);
 }
 
 }  // namespace pinscope

@@ -16,4 +16,11 @@ inline constexpr std::size_t kEchoChars = 60;
 // again changes nothing but the length bound.
 std::string printable(std::string_view text, std::size_t max_chars = kEchoChars);
 
+// How much of a path a message shows.
+inline constexpr std::size_t kEchoPathChars = 120;
+
+// A path made printable like `printable`, but shortened in the middle: the start and the file
+// name stay, since the name is what tells the user which file a message is about.
+std::string printable_path(std::string_view path, std::size_t max_chars = kEchoPathChars);
+
 }  // namespace pinscope

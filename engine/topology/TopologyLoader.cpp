@@ -361,7 +361,7 @@ std::string read_whole_file(const std::string& path) {
     try {
         return read_input_file(path, kMaxXmlFileBytes);
     } catch (const InputFileError& error) {
-        throw TopologyError(printable(path) + ": " + error.what());
+        throw TopologyError(printable_path(path) + ": " + error.what());
     }
 }
 
@@ -390,7 +390,7 @@ MachineTopology fallback_topology(const std::string& why) {
 MachineTopology load_this_machine_topology() { return load_with(kThisMachine, false, nullptr, nullptr); }
 
 MachineTopology load_topology_xml(const std::string& path) {
-    return load_xml_text(read_whole_file(path), printable(path), true);
+    return load_xml_text(read_whole_file(path), printable_path(path), true);
 }
 
 MachineTopology load_topology_xml_text(const std::string& text, const std::string& source) {
@@ -417,7 +417,7 @@ MachineTopology load_topology(const std::string& name_or_path) {
         if (file.name == name_or_path) return load_xml_text(file.contents, file.name + " (shipped sample)", false);
     std::error_code error;
     if (!std::filesystem::exists(name_or_path, error)) {
-        throw TopologyError(printable(name_or_path) + ": no such file, and not a shipped topology (" +
+        throw TopologyError(printable_path(name_or_path) + ": no such file, and not a shipped topology (" +
                             shipped_topology_list() + ")");
     }
     return load_topology_xml(name_or_path);

@@ -39,5 +39,23 @@ TEST(UntrustedText, ShowingShownTextAgainChangesNothing) {
     EXPECT_EQ(printable(once), once);
 }
 
+TEST(UntrustedText, ALongPathKeepsItsFileNameAndItsStart) {
+    const std::string path = "/check/work/main/" + std::string(300, 'd') + "/recording-shot/notes.txt";
+    const std::string shown = printable_path(path);
+    EXPECT_EQ(shown.rfind("/check/work/main/", 0), 0u);
+    EXPECT_NE(shown.find("..."), std::string::npos);
+    EXPECT_EQ(shown.substr(shown.size() - 25), "/recording-shot/notes.txt");
+    EXPECT_EQ(shown.size(), kEchoPathChars + 3);
+    EXPECT_EQ(printable_path("/tmp/a.pinscope"), "/tmp/a.pinscope");
+    EXPECT_EQ(printable_path("/tmp/\x1b[2J.txt"), "/tmp/\\x1b[2J.txt");
+}
+
+TEST(UntrustedText, AShortenedPathNeverSplitsACharacter) {
+    std::string path = "/";
+    for (int i = 0; i < 200; ++i) path += "\xc3\xa9";  // é
+    const std::string shown = printable_path(path, 20);
+    EXPECT_EQ(printable(shown, 1000), shown);  // still valid UTF-8: nothing escaped
+}
+
 }  // namespace
 }  // namespace pinscope
