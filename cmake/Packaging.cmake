@@ -8,11 +8,13 @@ set(CPACK_PACKAGE_NAME pinscope)
 set(CPACK_PACKAGE_VENDOR "pinscope")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# Debian's description: lines within 80 columns.
 set(CPACK_PACKAGE_DESCRIPTION
-    "pinscope shows live how a training loop's batches get from host memory to the GPU, the way PyTorch's DataLoader
-moves them: worker threads, the pin thread copying into page-locked memory, the copy engine and the kernel, on
-an NVIDIA GPU or an emulated device. pinscope is the desktop application, pinscope-cli runs, sweeps, records and
-compares without a display.")
+    "pinscope shows live how a training loop's batches get from host memory to the
+GPU, the way PyTorch's DataLoader moves them: worker threads, the pin thread
+copying into page-locked memory, the copy engine and the kernel, on an NVIDIA
+GPU or an emulated device. pinscope is the desktop application; pinscope-cli
+runs, sweeps, records and compares without a display.")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_GENERATOR DEB)
