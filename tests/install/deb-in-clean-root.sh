@@ -57,10 +57,11 @@ ls /usr/share/icons/hicolor/*/apps/"$icon".* | head -n 3
 if [ -n "$DISPLAY" ]; then
     step "the command of the desktop entry, on $DISPLAY for 8 s"
     cmd=${exec_line// %f/}
-    cd /tmp && $cmd > /tmp/window.log 2>&1 & pid=$!
+    (cd /tmp && exec $cmd > /tmp/window.log 2>&1) & pid=$!
     sleep 8
-    kill "$pid"; wait "$pid" || true
-    tail -n 3 /tmp/window.log
+    if kill -0 "$pid" 2>/dev/null; then echo "the window was still up after 8 s"; kill "$pid"; else echo "it exited early:"; fi
+    wait "$pid" || true
+    cat /tmp/window.log
 fi
 step "apt remove pinscope"
 DEBIAN_FRONTEND=noninteractive apt-get remove -y -q pinscope 2>&1 | tail -n 2
