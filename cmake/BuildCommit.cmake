@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DSOURCE_DIR=... -DOUT=.../BuildCommit.h -DBUILD_TYPE=Release [-DCOMMIT=...] -P BuildCommit.cmake
 # Writes the commit this build comes from, run at every build (the header changes only when the
-# commit does): COMMIT when given (a packager's override), else `git describe` of the source tree,
+# commit does; without --dirty, so that editing a file does not relink every program and test):
+# COMMIT when given (a packager's override), else `git describe` of the source tree,
 # else the commit `git archive` wrote into cmake/ArchiveCommit.txt (a release tarball), else
 # "unknown".
 if(NOT COMMIT)
   find_package(Git QUIET)
   if(GIT_FOUND)
-    execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SOURCE_DIR} describe --tags --always --dirty --abbrev=12
+    execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SOURCE_DIR} describe --tags --always --abbrev=12
                     OUTPUT_VARIABLE COMMIT OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE failed)
     if(failed)
       set(COMMIT "")
