@@ -7,7 +7,8 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/BuildConfig.h"
+#include "app/desktop/DesktopOptions.h"
+#include "engine/about/ProgramInfo.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/numa/NumaPlan.h"
@@ -31,24 +32,19 @@ constexpr int kMaxImageSide = 16384;  // a PNG at --scale: width or height times
 
 ParseResult parse_command_line(const QStringList& arguments) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("pinscope: watch batches travel from host memory to the GPU, the way PyTorch's DataLoader "
-                       "moves them.\nWith no options the window opens. With --screenshot it runs headless: starts a "
-                       "run, waits, saves the window as PNG, SVG or PDF, writes the exports asked for, and exits."));
+    parser.setApplicationDescription(QString::fromUtf8(kDesktopDescription));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption screenshot({QStringLiteral("screenshot")}, QStringLiteral("Save the window to FILE (.png, .svg, .pdf) and exit."), QStringLiteral("FILE"));
-    const QCommandLineOption after({QStringLiteral("after")}, QStringLiteral("Seconds to run before the screenshot (default 3)."), QStringLiteral("SECONDS"), QStringLiteral("3"));
-    const QCommandLineOption config({QStringLiteral("config")}, QStringLiteral("Configuration JSON (the keys of pinscope-cli --config)."), QStringLiteral("FILE"));
-    const QCommandLineOption csv({QStringLiteral("csv")}, QStringLiteral("With --screenshot: write spans.csv, counters.csv, numa.csv and summary.json into DIR."), QStringLiteral("DIR"));
-    const QCommandLineOption trace({QStringLiteral("trace")}, QStringLiteral("With --screenshot: write the Chrome trace JSON to FILE."), QStringLiteral("FILE"));
-    const QCommandLineOption scale({QStringLiteral("scale")}, QStringLiteral("Device pixel ratio of a PNG screenshot, e.g. 2 for high-DPI (default 1)."), QStringLiteral("FACTOR"), QStringLiteral("1"));
-    const QCommandLineOption size({QStringLiteral("size")}, QStringLiteral("Window size for the screenshot (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption view({QStringLiteral("view")}, QStringLiteral("The tab to show: live (timeline and plots) or numa (the NUMA view). Default live."), QStringLiteral("TAB"), QStringLiteral("live"));
-    const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Show a recording (pinscope-cli run --record) instead of starting a run; the same as giving the FILE alone."), QStringLiteral("FILE"));
-    const QCommandLineOption run({QStringLiteral("run")}, QStringLiteral("With a recording: the run to show, by its number (pinscope-cli runs FILE); default the last."), QStringLiteral("N"));
-    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recording to show (as --open)."), QStringLiteral("[FILE]"));
+    for (const DesktopOption& option : kDesktopOptions)
+        parser.addOption(QCommandLineOption({QString::fromUtf8(option.name)}, QString::fromUtf8(option.help),
+                                            QString::fromUtf8(option.value_name), QString::fromUtf8(option.default_value)));
+    parser.addPositionalArgument(QString::fromUtf8(kDesktopRecordingArgument.name), QString::fromUtf8(kDesktopRecordingArgument.help),
+                                 QString::fromUtf8(kDesktopRecordingArgument.value_name));
+    // The options by name (kDesktopOptions).
+    const QString screenshot = QStringLiteral("screenshot"), after = QStringLiteral("after"), config = QStringLiteral("config"),
+                  csv = QStringLiteral("csv"), trace = QStringLiteral("trace"), scale = QStringLiteral("scale"),
+                  size = QStringLiteral("size"), view = QStringLiteral("view"), open = QStringLiteral("open"),
+                  run = QStringLiteral("run");
 
     ParseResult result;
     if (!parser.parse(arguments))
@@ -56,7 +52,7 @@ ParseResult parse_command_line(const QStringList& arguments) {
                 QString::fromStdString(printable(parser.errorText().toStdString(), 2 * kEchoChars)) +
                     QStringLiteral("\n\n") + parser.helpText()};
     if (parser.isSet(help)) return {std::nullopt, 0, parser.helpText()};
-    if (parser.isSet(version)) return {std::nullopt, 0, QStringLiteral("pinscope " PINSCOPE_VERSION)};
+    if (parser.isSet(version)) return {std::nullopt, 0, QString::fromStdString(version_text("pinscope"))};
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open)))
         return {std::nullopt, kUsageError,

@@ -20,6 +20,7 @@
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
 #include "engine/runner/RunPreview.h"
+#include "ui/about/AboutDialog.h"
 #include "ui/bandwidth/BandwidthPlot.h"
 #include "ui/bandwidth/BandwidthView.h"
 #include "ui/controls/ConfigChanges.h"
@@ -229,6 +230,8 @@ void MainWindow::build_actions() {
     QAction* keys = help->addAction(QStringLiteral("Keyboard shortcuts"));
     keys->setShortcut(QKeySequence::HelpContents);
     connect(keys, &QAction::triggered, this, &MainWindow::show_shortcuts);
+    QAction* about = help->addAction(QStringLiteral("About pinscope"));
+    connect(about, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
 
     bar->addAction(start_stop_);
     bar->addAction(freeze_);
