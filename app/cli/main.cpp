@@ -17,6 +17,7 @@
 #include "app/cli/DoctorCommand.h"
 #include "app/cli/ExitCodes.h"
 #include "app/cli/ExportCommand.h"
+#include "app/cli/LessonCommand.h"
 #include "app/cli/RunCommand.h"
 #include "app/cli/RunsCommand.h"
 #include "app/cli/ShowCommand.h"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     const ExportCommand export_command(app);
     const CompareCommand compare(app);
     const DoctorCommand doctor(app);
+    const LessonCommand lesson(app);
 
     try {
         app.parse(argc, argv);
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
         if (export_command.selected()) return export_command.execute();
         if (compare.selected()) return compare.execute();
         if (doctor.selected()) return doctor.execute();
+        if (lesson.selected()) return lesson.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {
