@@ -126,17 +126,22 @@ private:
             fail("claims", "a list of at least one claim that this step's run checks");
         for (std::size_t i = 0; i < object.at("claims").size(); ++i)
             step.claims.push_back(claim(object.at("claims")[i], "claims[" + std::to_string(i + 1) + "]", earlier));
-        check_refusal(step);
+        check_refusal(step, object);
         return step;
     }
 
     // A step runs a valid configuration, unless it claims to be refused, naming a field.
-    void check_refusal(const LessonStep& step) const {
+    void check_refusal(const LessonStep& step, const json& object) const {
         const std::vector<ConfigIssue> issues = find_config_issues(step.config);
+        // Named where the lesson set it: this step's "set", else the base (a later step inherits it).
+        const auto where = [&](const std::string& field) {
+            if (object.contains("set") && object.at("set").contains(field)) return "set." + field;
+            return step_ == 1 ? "base." + field : field;
+        };
         const auto refused = std::find_if(step.claims.begin(), step.claims.end(),
                                           [](const Claim& c) { return c.kind == ClaimKind::Refused; });
         if (refused == step.claims.end()) {
-            if (!issues.empty()) fail(issues.front().field, "the step's configuration is refused: " + issues.front().message());
+            if (!issues.empty()) fail(where(issues.front().field), "the step's configuration is refused: " + issues.front().message());
             return;
         }
         if (step.claims.size() > 1) fail("claims", "a step that is refused claims nothing else (it does not run)");

@@ -99,7 +99,9 @@ TEST(LessonFile, RefusalNamesFileStepAndField) {
         EXPECT_EQ(error.field(), c.field);
         const std::string text = error.what();
         EXPECT_NE(text.find("my-lesson.json"), std::string::npos) << text;
-        if (c.step > 0) EXPECT_NE(text.find("step " + std::to_string(c.step)), std::string::npos) << text;
+        if (c.step > 0) {
+            EXPECT_NE(text.find("step " + std::to_string(c.step)), std::string::npos) << text;
+        }
         EXPECT_NE(text.find(c.field), std::string::npos) << text;
     }
 }
