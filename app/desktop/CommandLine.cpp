@@ -10,6 +10,7 @@
 #include "engine/BuildConfig.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
+#include "engine/lesson/LessonLoader.h"
 #include "engine/numa/NumaPlan.h"
 #include "engine/record/RecordingReader.h"
 #include "engine/record/RecordingSchema.h"
@@ -47,7 +48,11 @@ ParseResult parse_command_line(const QStringList& arguments) {
     const QCommandLineOption view({QStringLiteral("view")}, QStringLiteral("The tab to show: live (timeline and plots) or numa (the NUMA view). Default live."), QStringLiteral("TAB"), QStringLiteral("live"));
     const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Show a recording (pinscope-cli run --record) instead of starting a run; the same as giving the FILE alone."), QStringLiteral("FILE"));
     const QCommandLineOption run({QStringLiteral("run")}, QStringLiteral("With a recording: the run to show, by its number (pinscope-cli runs FILE); default the last."), QStringLiteral("N"));
-    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run});
+    const QCommandLineOption lesson({QStringLiteral("lesson")}, QStringLiteral("Open a lesson (pinscope-cli lesson list, or a lesson file) in the Lessons panel. With --screenshot: run its steps up to --step, reveal that one and save the window."), QStringLiteral("NAME|FILE"));
+    const QCommandLineOption step({QStringLiteral("step")}, QStringLiteral("With --lesson: the step to show, from 1 (default 1)."), QStringLiteral("K"));
+    const QCommandLineOption handout({QStringLiteral("handout")}, QStringLiteral("With --lesson: run every step, write a printable handout (PDF: each step's question, answer with its numbers, and the window) and exit."), QStringLiteral("FILE.pdf"));
+    const QCommandLineOption presenter({QStringLiteral("presenter")}, QStringLiteral("Presenter mode (View > Presenter, F11): large type, thick lines, colour-blind-safe colours, only what the lesson's step needs."));
+    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run, lesson, step, handout, presenter});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recording to show (as --open)."), QStringLiteral("[FILE]"));
 
     ParseResult result;
@@ -115,6 +120,33 @@ ParseResult parse_command_line(const QStringList& arguments) {
             else if (reader.runs().empty()) throw RecordingError(printable_path(line.recording.toStdString()) + ": the recording holds no run yet");
         } catch (const std::exception& e) {
             return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
+    line.presenter = parser.isSet(presenter);
+    line.lesson = parser.value(lesson);
+    line.handout = parser.value(handout);
+    if ((parser.isSet(step) || parser.isSet(handout)) && line.lesson.isEmpty())
+        return {std::nullopt, kUsageError, QStringLiteral("--step and --handout go with --lesson")};
+    if (!line.lesson.isEmpty()) {
+        if (!line.recording.isEmpty() || !line.config.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--lesson sets each step's configuration: give it without --config or a recording")};
+        if (parser.isSet(after) || parser.isSet(csv) || parser.isSet(trace))
+            return {std::nullopt, kUsageError, QStringLiteral("--after, --csv and --trace go with a plain run, not --lesson: each step runs for its set time")};
+        if (!line.handout.isEmpty() && !line.handout.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+            return refuse(QStringLiteral("--handout"), line.handout, "a file name ending in .pdf");
+        if (!line.handout.isEmpty() && !line.screenshot.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--handout and --screenshot: give one")};
+        std::size_t steps = 0;
+        try {
+            steps = load_lesson(line.lesson.toStdString()).steps.size();
+        } catch (const LessonError& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+        if (parser.isSet(step)) {
+            const qlonglong number = parser.value(step).toLongLong(&ok);
+            if (!ok || number < 1 || static_cast<std::size_t>(number) > steps)
+                return refuse(QStringLiteral("--step"), parser.value(step), "a step of the lesson, from 1 to " + std::to_string(steps));
+            line.step = static_cast<std::size_t>(number);
         }
     }
     if (!line.config.isEmpty()) {

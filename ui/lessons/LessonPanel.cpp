@@ -17,6 +17,7 @@ QString html(const std::string& text) { return QString::fromStdString(text).toHt
 
 QLabel* wrapped(QLabel* label) {
     label->setWordWrap(true);
+    label->setTextFormat(Qt::RichText);  // every text is escaped: a lesson's < and & show as written
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }
@@ -62,14 +63,20 @@ LessonPanel::LessonPanel(QWidget* parent)
     layout->addWidget(changes_);
     layout->addWidget(question_);
     layout->addWidget(answer_);
+    for (QLabel* label : {title_, learn_, step_, changes_, question_, answer_}) label->setMinimumWidth(1);
     layout->addStretch(1);
     auto* scroll = new QScrollArea;
     scroll->setWidget(body);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the text wraps to the panel's width
 
+    // Two short rows, so that the panel stays narrow beside the timeline.
+    auto* moves = new QHBoxLayout;
+    moves->addWidget(back_);
+    moves->addWidget(next_);
     auto* buttons = new QHBoxLayout;
-    for (QPushButton* b : {back_, ask_, run_, reveal_, next_}) buttons->addWidget(b);
+    for (QPushButton* b : {ask_, run_, reveal_}) buttons->addWidget(b);
     auto* compare_row = new QHBoxLayout;
     compare_row->addWidget(compare_);
     compare_row->addWidget(compare_step_, 1);
@@ -77,6 +84,7 @@ LessonPanel::LessonPanel(QWidget* parent)
     outer->setContentsMargins(0, 0, 0, 4);
     outer->addWidget(scroll, 1);
     outer->addLayout(buttons);
+    outer->addLayout(moves);
     outer->addLayout(compare_row);
 
     connect(back_, &QPushButton::clicked, this, &LessonPanel::back);
@@ -148,6 +156,7 @@ void LessonPanel::step_finished(StepResult result) {
     if (!session_) return;
     session_->finished(std::move(result));
     show_step();
+    emit stepFinished(session_->step());
 }
 
 QString LessonPanel::question_text() const { return question_->text(); }

@@ -52,6 +52,8 @@ signals:
     void runRequested(const pinscope::LoaderConfig& config);
     // The step shown changed (or its phase): the window brings its highlight forward.
     void stepShown(const pinscope::Highlight& highlight);
+    // A step's run ended and its answer is revealed (`step` from 0).
+    void stepFinished(std::size_t step);
 
 private:
     void show_step();

@@ -57,6 +57,8 @@ void set_presenter_style(QWidget& root, bool on) {
     widgets.prepend(&root);
     for (QWidget* widget : widgets) {
         if (widget->testAttribute(Qt::WA_SetFont)) widget->setFont(scaled(widget->font(), fonts));
+        // A widget with a style sheet keeps the font it was polished with: give it the new one.
+        else if (!widget->styleSheet().isEmpty()) widget->setFont(app_font());
         if (auto* plot = qobject_cast<QCustomPlot*>(widget)) restyle_plot(*plot, fonts, lines);
         widget->update();
     }

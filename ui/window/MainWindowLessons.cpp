@@ -25,6 +25,7 @@
 #include "ui/plots/ThroughputPlot.h"
 #include "ui/plots/UtilisationPlot.h"
 #include "ui/timeline/TimelinePlot.h"
+#include "ui/window/AppSettings.h"
 #include "ui/window/MainWindow.h"
 #include "ui/window/MetricsPanel.h"
 
@@ -47,6 +48,7 @@ QMenu* menu_named(QMenuBar& bar, const QString& title) {
 }
 
 const QColor kLessonPlotBackground(0xFF, 0xF6, 0xDC);  // a step's plots, outside presenter mode
+constexpr double kLessonTimelineS = 0.3;                // the timeline at a step's end: its last 0.3 s
 
 }  // namespace
 
@@ -61,8 +63,10 @@ void MainWindow::build_lessons() {
     lesson_dock_->setObjectName(QStringLiteral("lesson"));
     lesson_dock_->setWidget(lesson_panel_);
     lesson_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
-    lesson_dock_->setMinimumWidth(380);
-    addDockWidget(Qt::RightDockWidgetArea, lesson_dock_);
+    // A tab beside the configuration: the timeline keeps its width, and the configuration stays a
+    // click away.
+    addDockWidget(Qt::LeftDockWidgetArea, lesson_dock_);
+    tabifyDockWidget(config_dock_, lesson_dock_);
     lesson_dock_->hide();
 
     // The step's numbers, large, above the timeline: presenter mode's in place of the numbers panel.
@@ -179,6 +183,12 @@ void MainWindow::lesson_run_ended() {
     const std::shared_ptr<const RunFrame>& frame = feed_.last_frame();
     if (!frame) return;
     StepResult result = step_result(frame->summary, frame->window, frame->window_bottleneck);
+    // The class looks at the end of the step's run, spans wide enough to read.
+    set_frozen(true);
+    timeline_->show_all();
+    const QCPRange whole = timeline_->xAxis->range();
+    timeline_->xAxis->setRange(std::max(whole.lower, whole.upper - kLessonTimelineS), whole.upper);
+    timeline_->replot(QCustomPlot::rpQueuedReplot);
     if (lesson_recording_) {
         try {
             lesson_recorder_->finish(frame->summary);
@@ -227,6 +237,11 @@ void MainWindow::set_presenter(bool on) {
     presenter_ = on;
     set_presenter_style(*this, on);
     config_dock_->setVisible(!on);
+    // The lesson's text at presenter size needs room: a third of the window, while it is on.
+    if (on && lesson_panel_->has_lesson()) {
+        lesson_dock_->show();
+        resizeDocks({lesson_dock_}, {width() / 3}, Qt::Horizontal);
+    }
     show_lesson_highlight(highlight_);
     refresh_views();
 }
