@@ -148,8 +148,10 @@ private slots:
         QVERIFY2(window_->lesson_numbers().value_of("batches_per_s").contains(QStringLiteral("batches/s")),
                  qPrintable(window_->lesson_numbers().value_of("batches_per_s")));
         QVERIFY2(!window_->footprint_plot().isVisible(), "not the step's plot");
-        const QImage shot = window_->grab().toImage();
-        if (const char* out = std::getenv("PINSCOPE_LESSON_SHOTS")) shot.save(QString::fromLocal8Bit(out) + QStringLiteral("/presenter.png"));
+        if (const char* out = std::getenv("PINSCOPE_LESSON_SHOTS")) {
+            QTest::qWait(300);  // the new sizes laid out, for the picture only
+            window_->grab().toImage().save(QString::fromLocal8Bit(out) + QStringLiteral("/presenter.png"));
+        }
 
         window_->set_presenter(false);
         QCOMPARE(ui::font_scale(), 1.0);

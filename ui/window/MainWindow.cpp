@@ -452,6 +452,7 @@ void MainWindow::show_shortcuts() {
                        "<tr><td><b>Ctrl+E</b></td><td>Export spans and counters (CSV)</td></tr>"
                        "<tr><td><b>Ctrl+T</b></td><td>Export the Chrome trace (Perfetto)</td></tr>"
                        "<tr><td><b>Ctrl+O / Ctrl+S</b></td><td>Open / save a configuration</td></tr>"
+                       "<tr><td><b>F11</b></td><td>Presenter mode: large type, only what the lesson's step needs</td></tr>"
                        "</table>")
             .arg(plots().size()));
 }
