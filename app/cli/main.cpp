@@ -19,6 +19,7 @@
 #include "app/cli/DoctorCommand.h"
 #include "app/cli/ExitCodes.h"
 #include "app/cli/ExportCommand.h"
+#include "app/cli/LessonCommand.h"
 #include "app/cli/RunCommand.h"
 #include "app/cli/RunsCommand.h"
 #include "app/cli/ShowCommand.h"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
     const ExportCommand export_command(app);
     const CompareCommand compare(app);
     const DoctorCommand doctor(app);
+    const LessonCommand lesson(app);
 
     if (argc == 2 && std::string_view(argv[1]) == kHelpManFlag) {  // for the build: the manual page
         std::cout << cli_man_page(app);
@@ -84,6 +86,7 @@ int main(int argc, char** argv) {
         if (export_command.selected()) return export_command.execute();
         if (compare.selected()) return compare.execute();
         if (doctor.selected()) return doctor.execute();
+        if (lesson.selected()) return lesson.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {

@@ -11,6 +11,7 @@
 #include "engine/about/ProgramInfo.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
+#include "engine/lesson/LessonLoader.h"
 #include "engine/numa/NumaPlan.h"
 #include "engine/record/RecordingReader.h"
 #include "engine/record/RecordingSchema.h"
@@ -44,7 +45,8 @@ ParseResult parse_command_line(const QStringList& arguments) {
     const QString screenshot = QStringLiteral("screenshot"), after = QStringLiteral("after"), config = QStringLiteral("config"),
                   csv = QStringLiteral("csv"), trace = QStringLiteral("trace"), scale = QStringLiteral("scale"),
                   size = QStringLiteral("size"), view = QStringLiteral("view"), open = QStringLiteral("open"),
-                  run = QStringLiteral("run");
+                  run = QStringLiteral("run"), lesson = QStringLiteral("lesson"), step = QStringLiteral("step"),
+                  handout = QStringLiteral("handout"), presenter = QStringLiteral("presenter");
 
     ParseResult result;
     if (!parser.parse(arguments))
@@ -111,6 +113,33 @@ ParseResult parse_command_line(const QStringList& arguments) {
             else if (reader.runs().empty()) throw RecordingError(printable_path(line.recording.toStdString()) + ": the recording holds no run yet");
         } catch (const std::exception& e) {
             return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
+    line.presenter = parser.isSet(presenter);
+    line.lesson = parser.value(lesson);
+    line.handout = parser.value(handout);
+    if ((parser.isSet(step) || parser.isSet(handout)) && line.lesson.isEmpty())
+        return {std::nullopt, kUsageError, QStringLiteral("--step and --handout go with --lesson")};
+    if (!line.lesson.isEmpty()) {
+        if (!line.recording.isEmpty() || !line.config.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--lesson sets each step's configuration: give it without --config or a recording")};
+        if (parser.isSet(after) || parser.isSet(csv) || parser.isSet(trace))
+            return {std::nullopt, kUsageError, QStringLiteral("--after, --csv and --trace go with a plain run, not --lesson: each step runs for its set time")};
+        if (!line.handout.isEmpty() && !line.handout.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+            return refuse(QStringLiteral("--handout"), line.handout, "a file name ending in .pdf");
+        if (!line.handout.isEmpty() && !line.screenshot.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--handout and --screenshot: give one")};
+        std::size_t steps = 0;
+        try {
+            steps = load_lesson(line.lesson.toStdString()).steps.size();
+        } catch (const LessonError& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+        if (parser.isSet(step)) {
+            const qlonglong number = parser.value(step).toLongLong(&ok);
+            if (!ok || number < 1 || static_cast<std::size_t>(number) > steps)
+                return refuse(QStringLiteral("--step"), parser.value(step), "a step of the lesson, from 1 to " + std::to_string(steps));
+            line.step = static_cast<std::size_t>(number);
         }
     }
     if (!line.config.isEmpty()) {

@@ -18,7 +18,7 @@ inline constexpr const char* kDesktopDescription =
     "With no options the window opens. With --screenshot it runs headless: starts a run, waits, saves the window as "
     "PNG, SVG or PDF, writes the exports asked for, and exits.";
 
-inline constexpr std::array<DesktopOption, 10> kDesktopOptions{{
+inline constexpr std::array<DesktopOption, 14> kDesktopOptions{{
     {"screenshot", "FILE", "Save the window to FILE (.png, .svg, .pdf) and exit.", ""},
     {"after", "SECONDS", "Seconds to run before the screenshot (default 3).", "3"},
     {"config", "FILE", "Configuration JSON (the keys of pinscope-cli --config).", ""},
@@ -30,6 +30,16 @@ inline constexpr std::array<DesktopOption, 10> kDesktopOptions{{
     {"open", "FILE",
      "Show a recording (pinscope-cli run --record) instead of starting a run; the same as giving the FILE alone.", ""},
     {"run", "N", "With a recording: the run to show, by its number (pinscope-cli runs FILE); default the last.", ""},
+    {"lesson", "NAME|FILE",
+     "Open a lesson (pinscope-cli lesson list, or a lesson file) in the Lessons panel. With --screenshot: run its "
+     "steps up to --step, reveal that one and save the window.", ""},
+    {"step", "K", "With --lesson: the step to show, from 1 (default 1).", ""},
+    {"handout", "FILE.pdf",
+     "With --lesson: run every step, write a printable handout (PDF: each step's question, answer with its numbers, "
+     "and the window) and exit.", ""},
+    {"presenter", "",
+     "Presenter mode (View > Presenter, F11): large type, thick lines, colour-blind-safe colours, only what the "
+     "lesson's step needs.", ""},
 }};
 
 // The positional argument: a recording.

@@ -8,8 +8,10 @@
 
 #include "app/desktop/CommandLine.h"
 #include "app/desktop/DesktopManPage.h"
+#include "app/desktop/HeadlessLesson.h"
 #include "app/desktop/HeadlessRun.h"
 #include "app/desktop/InterruptWatch.h"
+#include "ui/lessons/LessonPanel.h"
 #include "ui/style/AppIcon.h"
 #include "ui/style/AppStyle.h"
 #include "ui/window/MainWindow.h"
@@ -63,13 +65,15 @@ int main(int argc, char** argv) {
     pinscope::ui::install_app_style(app);
     if (!pinscope::ui::install_app_font()) std::fprintf(stderr, "pinscope: warning: the embedded font did not load\n");
 
-    if (line.headless()) return pinscope::desktop::run_headless(line);
+    if (line.headless()) return line.lesson.isEmpty() ? pinscope::desktop::run_headless(line) : pinscope::desktop::run_headless_lesson(line);
 
     pinscope::ui::MainWindow window;
     if (line.loaded_config) window.set_config(*line.loaded_config);
     window.show_tab(line.view);
     window.show();
     if (!line.recording.isEmpty()) window.open_recording(line.recording, line.run);
+    if (!line.lesson.isEmpty() && window.open_lesson(line.lesson) && line.step) window.lesson_panel().go_to(*line.step - 1);
+    if (line.presenter) window.set_presenter(true);
     // Ctrl-C or SIGTERM: stop the run and close as the window's own close would, then exit 130 / 143.
     const pinscope::desktop::InterruptWatch interrupt([&] {
         window.close();
