@@ -30,6 +30,10 @@ public:
     // From the run's observer thread only. Calls after finish() are to be ignored.
     virtual void record(const TraceDelta& delta) = 0;
     virtual void record(const NumaSample& sample) = 0;
+    // From the observer thread, when a reconfiguration starts the run's next segment (the first
+    // comes with begin(), in RunStart::summary.segments): its index, begin, configuration and
+    // change. Its figures come with finish()'s summary.
+    virtual void begin_segment(const RunSegment& /*segment*/) {}
     // By the recorder's owner once the run has ended (Runner::stop returned), with its summary.
     // Throws std::runtime_error when what was recorded cannot be kept.
     virtual void finish(const RunSummary& summary) = 0;
@@ -47,6 +51,9 @@ public:
     }
     void record(const NumaSample& sample) override {
         for (const auto& recorder : recorders_) recorder->record(sample);
+    }
+    void begin_segment(const RunSegment& segment) override {
+        for (const auto& recorder : recorders_) recorder->begin_segment(segment);
     }
     // Finishes every one; the first failure is thrown once all have been tried.
     void finish(const RunSummary& summary) override {
