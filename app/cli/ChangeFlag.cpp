@@ -57,7 +57,7 @@ std::vector<TimedChange> ChangeFlag::changes(const LoaderConfig& start) const {
     for (const std::string& text : texts_) {
         parsed.push_back(parse(text));
         if (start.seconds && parsed.back().at_s >= *start.seconds)
-            reject_flag(kFlag, text, "a time before the run's end (--seconds) ; " + std::string(kForm));
+            reject_flag(kFlag, text, "a time before the run's end (--seconds); " + std::string(kForm));
     }
     std::stable_sort(parsed.begin(), parsed.end(), [](const Parsed& a, const Parsed& b) { return a.at_s < b.at_s; });
     std::vector<TimedChange> changes;

@@ -80,8 +80,8 @@ RecordingTables::RecordingTables(std::shared_ptr<SqliteDatabase> db, std::string
 // (metrics_of_recorded works them out from the spans).
 std::vector<RunSegment> RecordingTables::segments_of(const RunRow& row) {
     const TimeNs origin = row.info.origin;
-    const RunSummary& summary = row.final_summary ? *row.final_summary : row.start_summary;
-    if (version_ < 2) {
+    const auto whole_run = [&] {
+        const RunSummary& summary = row.final_summary ? *row.final_summary : row.start_summary;
         RunSegment whole;
         whole.begin = origin;
         whole.end = origin + row.data_end;
@@ -94,8 +94,9 @@ std::vector<RunSegment> RecordingTables::segments_of(const RunRow& row) {
             whole.cache_hits = summary.pinned.cache_hits;
             whole.bottleneck = summary.bottleneck;
         }
-        return {whole};
-    }
+        return std::vector<RunSegment>{whole};
+    };
+    if (version_ < 2) return whole_run();
     const std::string what = "run " + std::to_string(row.info.id) + "'s segment ";
     SqliteStatement select = db_->prepare(
         "SELECT idx, start_ns, end_ns, change, config_json, pinned_peak_bytes, pinned_in_use_peak_bytes, "
@@ -130,14 +131,8 @@ std::vector<RunSegment> RecordingTables::segments_of(const RunRow& row) {
         segment.metrics.end = segment.end;
         segments.push_back(std::move(segment));
     }
-    // A run recorded before its first segment's row was written (none is, but a file may be cut).
-    if (segments.empty()) {
-        RunSegment whole;
-        whole.begin = origin;
-        whole.end = origin + row.data_end;
-        whole.config = row.start_summary.config;
-        segments.push_back(std::move(whole));
-    }
+    // A run copied from a version 1 file into this one has no segment rows: it reads as version 1's.
+    if (segments.empty()) return whole_run();
     if (row.final_summary) segments.back().end = std::max(segments.back().end, row.final_summary->metrics.end);
     return segments;
 }

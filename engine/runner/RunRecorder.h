@@ -6,6 +6,7 @@
 // (RunFileExports) are one; a recording database (record/RecordingWriter) another.
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "engine/runner/RunRecord.h"
@@ -70,6 +71,46 @@ public:
 
 private:
     std::vector<std::shared_ptr<RunRecorder>> recorders_;
+};
+
+// A recorder chosen between runs (the window's recording switch): each run goes to the target
+// set when it began, until its finish, whatever is set meanwhile. Without a target, nothing.
+class RunRecorderSlot : public RunRecorder {
+public:
+    void set(std::shared_ptr<RunRecorder> target) {
+        std::lock_guard lock(mutex_);
+        target_ = std::move(target);
+    }
+    void begin(const RunStart& start) override {
+        std::lock_guard lock(mutex_);
+        active_ = target_;
+        if (active_) active_->begin(start);
+    }
+    void record(const TraceDelta& delta) override {
+        std::lock_guard lock(mutex_);
+        if (active_) active_->record(delta);
+    }
+    void record(const NumaSample& sample) override {
+        std::lock_guard lock(mutex_);
+        if (active_) active_->record(sample);
+    }
+    void begin_segment(const RunSegment& segment) override {
+        std::lock_guard lock(mutex_);
+        if (active_) active_->begin_segment(segment);
+    }
+    void finish(const RunSummary& summary) override {
+        std::shared_ptr<RunRecorder> active;
+        {
+            std::lock_guard lock(mutex_);
+            active.swap(active_);
+        }
+        if (active) active->finish(summary);
+    }
+
+private:
+    std::mutex mutex_;
+    std::shared_ptr<RunRecorder> target_;
+    std::shared_ptr<RunRecorder> active_;  // the run's, from begin to finish
 };
 
 }  // namespace pinscope

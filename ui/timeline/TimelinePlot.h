@@ -43,6 +43,8 @@ public:
     double live_window() const { return time_.window(); }
     // Shows everything the store holds (frozen views).
     void show_all();
+    // Shows seconds [from_s, to_s] of the run (frozen views): a segment's stretch.
+    void show_range(double from_s, double to_s);
     void select_batch(std::optional<std::uint64_t> batch, TimeNs around = 0);
     std::optional<std::uint64_t> selected_batch() const { return selected_batch_; }
     int marker_count() const { return static_cast<int>(markers_.size()); }

@@ -32,6 +32,8 @@
 #include "ui/plots/InFlightPlot.h"
 #include "ui/plots/ThroughputPlot.h"
 #include "ui/plots/UtilisationPlot.h"
+#include "ui/record/RunKeeper.h"
+#include "ui/segments/SegmentList.h"
 #include "ui/style/AppStyle.h"
 #include "ui/timeline/TimelinePlot.h"
 #include "ui/window/AppSettings.h"
@@ -46,11 +48,13 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
       options_(options),
       settings_(std::make_unique<AppSettings>(options.persistent_settings)),
       feed_(options.feed),
+      keeper_(std::make_unique<RunKeeper>(feed_, options.session_folder)),
       numa_model_(std::make_unique<NumaViewModel>()) {
     setWindowTitle(QStringLiteral("pinscope"));
     build_layout();
     exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
-    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_};
+    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_,
+                    segments_};
     build_actions();
     wire_feed();
     if (const auto config = settings_->last_config()) controls_->set_config(*config);
@@ -73,6 +77,13 @@ void MainWindow::build_layout() {
     dock->setWidget(controls_);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    segments_ = new SegmentList;
+    auto* segments_dock = new QDockWidget(QStringLiteral("Segments"), this);
+    segments_dock->setObjectName(QStringLiteral("segments"));
+    segments_dock->setWidget(segments_);
+    segments_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, segments_dock);
+    connect(segments_, &SegmentList::segmentChosen, this, &MainWindow::show_stretch);
 
     banner_ = new DeviceBanner;
     metrics_ = new MetricsPanel;
@@ -189,6 +200,7 @@ void MainWindow::build_actions() {
     QAction* open_recording = file->addAction(QStringLiteral("Open recording…"));
     open_recording->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(open_recording, &QAction::triggered, this, &MainWindow::choose_recording);
+    build_run_files(file);
     QAction* save = file->addAction(QStringLiteral("Save configuration…"));
     save->setShortcut(QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save_config_file);
@@ -233,6 +245,7 @@ void MainWindow::build_actions() {
     bar->addAction(start_stop_);
     bar->addAction(freeze_);
     bar->addAction(whole_run_);
+    bar->addAction(record_switch_);
     bar->addSeparator();
     QAction* shot_button = bar->addAction(shot->icon(), QStringLiteral("Screenshot"));
     shot_button->setToolTip(QStringLiteral("Save the window as PNG, SVG or PDF (Ctrl+P)"));
@@ -334,6 +347,7 @@ bool MainWindow::start() {
     controls_->flush();  // an edit still pending is applied, or refused, first
     const LoaderConfig config = controls_->applied();
     try {
+        keeper_->prepare();  // the recording the run streams into
         feed_.start(config);
     } catch (const std::exception& e) {
         report_error(QStringLiteral("Cannot start"), QString::fromStdString(e.what()));
