@@ -86,7 +86,9 @@ void expect_three_segments(const ThreeSegments& run, const RunSummary& summary) 
     for (std::size_t i = 0; i < s.size(); ++i) {
         EXPECT_EQ(s[i].index, i + 1);
         EXPECT_GT(s[i].metrics.batches, 0u) << "segment " << i + 1;
-        if (i > 0) EXPECT_EQ(s[i].begin, s[i - 1].end);
+        if (i > 0) {
+            EXPECT_EQ(s[i].begin, s[i - 1].end);
+        }
         batches += s[i].metrics.batches;
         wall += s[i].metrics.wall_s;
     }
