@@ -83,6 +83,7 @@ void MainWindow::build_layout() {
     segments_dock->setWidget(segments_);
     segments_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, segments_dock);
+    resizeDocks({dock, segments_dock}, {700, 160}, Qt::Vertical);  // the configuration keeps most of the height
     connect(segments_, &SegmentList::segmentChosen, this, &MainWindow::show_stretch);
 
     banner_ = new DeviceBanner;
