@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include <CLI/CLI.hpp>
 
@@ -18,23 +19,41 @@ namespace {
 
 struct RunRef {
     std::string path;
-    std::int64_t run = 0;  // 0: the file's last
+    std::int64_t run = 0;       // 0: the file's last
+    std::uint32_t segment = 0;  // 0: the whole run
 };
 
-// "FILE" or "FILE:RUN"; a file whose own name ends in ":N" is taken whole.
+bool all_digits(const std::string& text) {
+    return !text.empty() && text.size() <= 12 && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// "FILE", "FILE:RUN" or "FILE:RUN:SEGMENT"; a file whose own name ends in ":N" is taken whole.
 RunRef parse_ref(const std::string& text) {
-    const std::size_t colon = text.rfind(':');
-    if (colon == std::string::npos || colon + 1 == text.size() || std::filesystem::exists(text)) return {text, 0};
-    const std::string number = text.substr(colon + 1);
-    if (number.find_first_not_of("0123456789") != std::string::npos || number.size() > 12) return {text, 0};
-    const std::int64_t run = std::stoll(number);
-    if (run < 1) throw UsageError(printable(text) + ": a run number from 1 after the colon");
-    return {text.substr(0, colon), run};
+    if (std::filesystem::exists(text)) return {text, 0, 0};
+    std::vector<std::string> numbers;
+    std::string rest = text;
+    for (int i = 0; i < 2; ++i) {
+        const std::size_t colon = rest.rfind(':');
+        if (colon == std::string::npos || !all_digits(rest.substr(colon + 1))) break;
+        numbers.insert(numbers.begin(), rest.substr(colon + 1));
+        rest = rest.substr(0, colon);
+        if (std::filesystem::exists(rest)) break;
+    }
+    if (numbers.empty()) return {text, 0, 0};
+    RunRef ref{rest, std::stoll(numbers[0]), 0};
+    if (ref.run < 1) throw UsageError(printable(text) + ": a run number from 1 after the file's colon");
+    if (numbers.size() > 1) {
+        const long long segment = std::stoll(numbers[1]);
+        if (segment < 1 || segment > std::numeric_limits<std::uint32_t>::max())
+            throw UsageError(printable(text) + ": a segment number from 1 after the run's colon");
+        ref.segment = static_cast<std::uint32_t>(segment);
+    }
+    return ref;
 }
 
 struct LoadedRun {
     RecordedRun run;
-    std::string label;  // "run 2 of a.pinscope"
+    std::string label;  // "run 2 of a.pinscope", "segment 3 of run 2 of a.pinscope"
 };
 
 LoadedRun load(const std::string& text) {
@@ -48,14 +67,58 @@ LoadedRun load(const std::string& text) {
     }
     LoadedRun loaded{reader.load(id), {}};
     loaded.label = "run " + std::to_string(id) + " of " + printable_path(ref.path);
+    if (ref.segment > 0) {
+        const std::size_t count = loaded.run.record.summary.segments.size();
+        if (ref.segment > count)
+            throw UsageError(printable(text) + ": run " + std::to_string(id) + " has " + std::to_string(count) +
+                             (count == 1 ? " segment" : " segments") + " (1 to " + std::to_string(count) + ")");
+        loaded.run.record = segment_record(loaded.run.record, ref.segment);
+        loaded.label = "segment " + std::to_string(ref.segment) + " of " + loaded.label;
+    }
     return loaded;
 }
 
 std::string signed_number(double value, int decimals) { return (value > 0 ? "+" : "") + format_fixed(value, decimals); }
 
-int decimals_for(const FigureComparison& figure) {
-    if (figure.unit == "%" || figure.unit == "GB/s" || figure.unit == "s") return figure.unit == "%" ? 1 : 2;
-    return figure.name == "batches" || figure.name == "reconfigurations" || figure.name == "page-locked allocations" ? 0 : 1;
+std::vector<std::string> figure_row(const FigureComparison& f) {
+    const std::string unit = f.unit.empty() ? "" : " " + f.unit;
+    const auto ratio = f.ratio();
+    return {f.name, format_fixed(f.a, f.decimals) + unit, format_fixed(f.b, f.decimals) + unit,
+            signed_number(f.delta(), f.decimals) + unit, ratio ? format_fixed(*ratio, 2) + "x" : "-"};
+}
+
+std::string span_text(const RunSegment& segment, TimeNs origin) {
+    return format_fixed(segment.begin_s(origin), 1) + "-" + format_fixed(segment.end_s(origin), 1) + " s";
+}
+
+const FigureComparison* find_figure(const std::vector<FigureComparison>& figures, const std::string& name) {
+    for (const FigureComparison& f : figures)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+// Both runs were reconfigured: one line per segment pair, its times, the key figures side by
+// side, and what differs between the two segments' configurations.
+void print_segments(const RunComparison& comparison, const LoadedRun& a, const LoadedRun& b) {
+    std::vector<std::vector<std::string>> rows{
+        {"segment", "A time", "B time", "A batches/s", "B batches/s", "B / A", "A GPU busy", "B GPU busy", "A pinned peak", "B pinned peak"}};
+    for (const SegmentComparison& pair : comparison.segments) {
+        const FigureComparison* rate = find_figure(pair.figures, "batches/s");
+        const FigureComparison* busy = find_figure(pair.figures, "GPU busy");
+        const FigureComparison* peak = find_figure(pair.figures, "pinned peak");
+        const auto ratio = rate->ratio();
+        rows.push_back({std::to_string(pair.a.index), span_text(pair.a, a.run.record.origin),
+                        span_text(pair.b, b.run.record.origin), format_fixed(rate->a, 1), format_fixed(rate->b, 1),
+                        ratio ? format_fixed(*ratio, 2) + "x" : "-", format_fixed(busy->a, 1) + " %",
+                        format_fixed(busy->b, 1) + " %", format_fixed(peak->a, 1) + " MiB", format_fixed(peak->b, 1) + " MiB"});
+    }
+    std::cout << "\nsegment by segment (FILE:RUN:SEGMENT compares one segment in full)\n";
+    for (const std::string& line : align_table(rows, {Align::Left})) std::cout << line << '\n';
+    for (const SegmentComparison& pair : comparison.segments) {
+        std::cout << "segment " << pair.a.index << ": A " << printable(pair.a.change.empty() ? "as the run began" : pair.a.change, 2 * kEchoChars)
+                  << "; B " << printable(pair.b.change.empty() ? "as the run began" : pair.b.change, 2 * kEchoChars) << '\n';
+        for (const std::string& line : pair.differences) std::cout << "  A -> B  " << printable(line, 4 * kEchoChars) << '\n';
+    }
 }
 
 void print_run(const char* name, const LoadedRun& loaded) {
@@ -71,8 +134,14 @@ void print_run(const char* name, const LoadedRun& loaded) {
 
 CompareCommand::CompareCommand(CLI::App& app)
     : command_(app.add_subcommand("compare", "Two recorded runs side by side: configuration, every figure, each stage")) {
-    command_->add_option("A", a_, "a recording (its last run) or FILE:RUN")->required()->type_name("FILE[:RUN]");
-    command_->add_option("B", b_, "the run to compare with A, as A")->required()->type_name("FILE[:RUN]");
+    command_->add_option("A", a_, "a recording (its last run), FILE:RUN, or FILE:RUN:SEGMENT for one segment of a run")
+        ->required()
+        ->type_name("FILE[:RUN[:SEG]]");
+    command_->add_option("B", b_, "the run (or segment) to compare with A, as A")->required()->type_name("FILE[:RUN[:SEG]]");
+    command_->footer(
+        "A run reconfigured while it ran has a segment per configuration (pinscope-cli show lists them). When both "
+        "runs have several, they are also compared segment by segment; FILE:RUN:SEG compares one segment in full, "
+        "and two segments of one run compare the run before and after a change.");
 }
 
 bool CompareCommand::selected() const { return command_->parsed(); }
@@ -89,13 +158,7 @@ int CompareCommand::execute() const {
     for (const std::string& line : comparison.differences) std::cout << "  " << printable(line, 4 * kEchoChars) << '\n';
 
     std::vector<std::vector<std::string>> rows{{"figure", "A", "B", "B - A", "B / A"}};
-    for (const FigureComparison& f : comparison.figures) {
-        const int decimals = decimals_for(f);
-        const std::string unit = f.unit.empty() ? "" : " " + f.unit;
-        const auto ratio = f.ratio();
-        rows.push_back({f.name, format_fixed(f.a, decimals) + unit, format_fixed(f.b, decimals) + unit,
-                        signed_number(f.delta(), decimals) + unit, ratio ? format_fixed(*ratio, 2) + "x" : "-"});
-    }
+    for (const FigureComparison& f : comparison.figures) rows.push_back(figure_row(f));
     std::cout << '\n';
     for (const std::string& line : align_table(rows, {Align::Left})) std::cout << line << '\n';
 
@@ -110,6 +173,7 @@ int CompareCommand::execute() const {
     }
     std::cout << '\n';
     for (const std::string& line : align_table(stages, {Align::Left})) std::cout << line << '\n';
+    if (!comparison.segments.empty()) print_segments(comparison, a, b);
     std::cout << std::flush;
     return kExitOk;
 }

@@ -4,6 +4,7 @@
 // (SIGINT or SIGTERM) stops the run cleanly instead of killing the process.
 #include <atomic>
 #include <memory>
+#include <vector>
 
 #include "app/common/InterruptSignals.h"
 #include "engine/config/LoaderConfig.h"
@@ -18,6 +19,12 @@ struct Measurement {
     bool trace_all_spans = true;
 };
 
+// A reconfiguration at a time from the run's start (run --change).
+struct TimedChange {
+    double at_s = 0;
+    LoaderConfig config;
+};
+
 class RunDriver {
 public:
     // Installs the signal handlers for its lifetime; a second signal kills as usual, for a stop
@@ -30,7 +37,8 @@ public:
 
     // Starts `config` (throws what Runner::start throws) and returns once every engine thread has
     // ended: by the run's length, an error or an interrupt. True when it was interrupted.
-    bool run(const LoaderConfig& config);
+    // `changes`, by time, are applied as the run reaches them.
+    bool run(const LoaderConfig& config, const std::vector<TimedChange>& changes = {});
     // Whether Ctrl-C was pressed since this driver was made.
     static bool interrupted();
     const Runner& runner() const { return runner_; }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Two runs side by side: what differs in their configuration and device, every summary figure of
-// both with its difference and ratio, and each stage's span durations (median and p95). The CLI's
+// both with its difference and ratio, each stage's span durations (median and p95), and segment
+// by segment when both were reconfigured while they ran (or one segment of each: segment_record). The CLI's
 // compare prints it; the window's comparison will show the same figures.
 #include <cstddef>
 #include <optional>
@@ -17,6 +18,7 @@ struct FigureComparison {
     std::string unit;  // "", "%", "GB/s", "MiB"
     double a = 0;
     double b = 0;
+    int decimals = 1;  // as printed
     double delta() const { return b - a; }
     std::optional<double> ratio() const;  // b / a; none when a is 0
 };
@@ -33,15 +35,30 @@ struct StageComparison {
     StageDurations a, b;
 };
 
+// The same segment (by number) of two runs: what differs in their configuration, and each figure.
+struct SegmentComparison {
+    RunSegment a, b;
+    std::vector<std::string> differences;
+    std::vector<FigureComparison> figures;  // as RunComparison's, less reconfigurations
+};
+
 struct RunComparison {
     std::vector<std::string> differences;  // "pin_memory: on -> off", "device: ..."
     std::vector<FigureComparison> figures;
     std::vector<StageComparison> stages;    // stages either run has, in Stage order
+    // When both runs have several segments: segment 1 with segment 1, and so on, as far as the
+    // shorter goes.
+    std::vector<SegmentComparison> segments;
 };
 
 // Per stage, over the spans given (span ends in any order).
 std::vector<StageDurations> stage_durations(const std::vector<Span>& spans);
 
 RunComparison compare_runs(const RunRecord& a, const RunRecord& b);
+
+// Segment `index` (from 1) of a run as a run of its own: its configuration, figures and pinned
+// footprint as the summary's, and the spans that ended in it (counters, markers and NUMA samples
+// taken in it). The run itself when it has no such segment.
+RunRecord segment_record(const RunRecord& run, std::uint32_t index);
 
 }  // namespace pinscope

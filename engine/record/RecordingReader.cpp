@@ -38,6 +38,7 @@ RunSummary unfinished_summary(const RunRow& row, const RunRecord& record) {
             peak->pinned_bytes = std::max(peak->pinned_bytes, node.pinned_bytes);
         }
     }
+    summary.segments = segments_of_recorded(row, record.spans, record.counters);
     summary.warnings.push_back(unfinished_warning(row));
     return summary;
 }

@@ -56,6 +56,7 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       reader_(*trace_),
       metrics_(origin_, options.window_s),
       usage_(origin_, options.window_s),
+      segments_(origin_, config),
       window_s_(options.window_s),
       source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr) {
     trace_->set_all_spans(options.trace_all_spans);
@@ -63,6 +64,7 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
     summary_ = make_summary(origin_);
+    summary_.segments = segments_.segments(origin_, PoolCounts{});
     // Once the device, topology and configuration are whole, so that a run that cannot start is not recorded.
     if (options_.recorder) options_.recorder->begin(RunStart{origin_, summary_, topology_});
     // The first frame is there at once: the device, topology and configuration, nothing run yet.
@@ -83,6 +85,11 @@ void RunSession::join_run(Device& device) {
 
 std::uint64_t RunSession::budget_of(const LoaderConfig& config) const {
     return config.pinned_budget_bytes.value_or(default_pinned_budget());
+}
+
+PoolCounts RunSession::pool_counts() const {
+    const PoolStats stats = pool_ ? pool_->stats() : last_pool_stats_;
+    return {stats.num_host_alloc, stats.cache_hits, stats.budget_waits};
 }
 
 void RunSession::make_pool(const LoaderConfig& config) {
@@ -210,7 +217,13 @@ void RunSession::run_segments() {
             drain_ = false;
         }
         const auto changes = describe_changes(config, *next);
-        trace_->add_marker(now_ns(), MarkerKind::Reconfigured, "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
+        const TimeNs changed_at = now_ns();
+        PoolCounts ended_with;
+        {
+            std::lock_guard lock(pool_mutex_);
+            ended_with = pool_counts();
+        }
+        trace_->add_marker(changed_at, MarkerKind::Reconfigured, "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
         ++reconfigurations_;
         if (next->device != config.device) {
             // Opened first: if it fails, the run ends on the old device and pool, which free everything.
@@ -232,9 +245,16 @@ void RunSession::run_segments() {
                 pool_->empty_cache();  // blocks of the old size would only sit there
             }
         }
+        PoolCounts begins_with;
         {
+            std::lock_guard lock(pool_mutex_);
+            begins_with = pool_counts();
+        }
+        {
+            // Before the next pipeline records anything: the observer takes it after the spans it polled.
             std::lock_guard lock(config_mutex_);
             config_ = *next;
+            segment_starts_.push_back({changed_at, *next, ended_with, begins_with});
         }
         config = *next;
         // A run by batches counts every batch since the start; one that is over has nothing left.
@@ -296,15 +316,32 @@ void RunSession::sample_counters(TimeNs now) {
     }
 }
 
+// After the trace is polled: a segment whose spans were polled began before they were recorded.
+void RunSession::take_segment_starts() {
+    std::vector<SegmentStart> starts;
+    {
+        std::lock_guard lock(config_mutex_);
+        starts.swap(segment_starts_);
+    }
+    for (const SegmentStart& start : starts) {
+        segments_.begin_segment(start.time, start.config, start.ended_with, start.begins_with);
+        if (options_.recorder) options_.recorder->begin_segment(segments_.last());
+    }
+}
+
 void RunSession::observe(TimeNs now, bool ended) {
     delta_.clear();
     reader_.poll(delta_);
+    take_segment_starts();
+    segments_.add(delta_.spans, delta_.counters);
     const LoaderConfig config = this->config();
     metrics_.set_batch_size(config.batch_size);
     metrics_.add(delta_.spans);
     usage_.add(delta_.spans, delta_.counters, config.num_workers > 0 ? config.max_outstanding() : 0);
     if (options_.recorder) options_.recorder->record(delta_);
     RunSummary summary = make_summary(now);
+    summary.segments = segments_.segments(
+        now, {summary.pinned.num_host_alloc, summary.pinned.cache_hits, summary.pinned.budget_waits});
     usage_.note_budget_waits(now, summary.pinned.budget_waits);
     summary.bottleneck = find_bottleneck(usage_.whole_run(now), summary.metrics, summary.config,
                                          summary.pinned.budget_bytes, range_text(window_s_, true));

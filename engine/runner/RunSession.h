@@ -11,6 +11,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "engine/analysis/SegmentTracker.h"
 #include "engine/analysis/UsageTracker.h"
 #include "engine/clock/ModelLag.h"
 #include "engine/device/factory/DeviceFactory.h"
@@ -60,6 +61,8 @@ private:
     void stop_at_deadline(TimeNs now);  // the run's length ends it as a stop does
     void message(Severity severity, const std::string& text);
     std::uint64_t budget_of(const LoaderConfig& config) const;
+    PoolCounts pool_counts() const;  // under pool_mutex_
+    void take_segment_starts();
     void apply_numa_plan(const LoaderConfig& config);
     void make_pool(const LoaderConfig& config);
     void join_run(Device& device);
@@ -76,6 +79,13 @@ private:
     LoaderConfig config_;                       // in force
     std::shared_ptr<const MachineTopology> topology_;  // in force
     std::optional<LoaderConfig> pending_;       // asked for, applied at the next drain
+    // Segments the engine thread began that the observer has not taken yet.
+    struct SegmentStart {
+        TimeNs time;
+        LoaderConfig config;
+        PoolCounts ended_with, begins_with;
+    };
+    std::vector<SegmentStart> segment_starts_;
     std::shared_ptr<const MachineTopology> pending_topology_;
     std::shared_ptr<const NumaPlan> plan_;      // the engine thread's only
 
@@ -109,6 +119,7 @@ private:
     TraceDelta delta_;
     MetricsTracker metrics_;
     UsageTracker usage_;
+    SegmentTracker segments_;
     double window_s_;
     // The window's bottleneck scans every span of the last window: worked out every
     // kWindowBottleneckPeriod (and at the end) rather than every observer period.

@@ -47,6 +47,9 @@ public:
     // The newest frame shown; null before the first.
     const std::shared_ptr<const RunFrame>& last_frame() const { return last_; }
     const FeedOptions& options() const { return options_; }
+    // Where the next live runs are recorded (null: nowhere); a run going on keeps its own, and its
+    // summary goes into it as it ends, before ended().
+    void set_recorder(std::shared_ptr<RunRecorder> recorder) { recorder_->set(std::move(recorder)); }
 
 public slots:
     // Takes the source's next frame, if any, and hands it to the views.
@@ -60,8 +63,11 @@ signals:
 
 private:
     void begin(std::shared_ptr<RunSource> source, bool live);
+    // A live run's end: its summary into the recording it went to, if any.
+    void finish_recording();
 
     FeedOptions options_;
+    std::shared_ptr<RunRecorderSlot> recorder_ = std::make_shared<RunRecorderSlot>();
     Runner runner_;
     QTimer timer_;
     std::shared_ptr<RunSource> source_;

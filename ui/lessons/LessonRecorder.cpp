@@ -40,6 +40,15 @@ void LessonRecorder::record(const NumaSample& sample) {
     if (target) target->record(sample);
 }
 
+void LessonRecorder::begin_segment(const RunSegment& segment) {
+    std::shared_ptr<RecordingWriter> target;
+    {
+        const std::lock_guard lock(mutex_);
+        target = current_;
+    }
+    if (target) target->begin_segment(segment);
+}
+
 void LessonRecorder::finish(const RunSummary& summary) {
     std::shared_ptr<RecordingWriter> target;
     {

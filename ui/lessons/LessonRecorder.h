@@ -20,6 +20,7 @@ public:
     void begin(const RunStart& start) override;
     void record(const TraceDelta& delta) override;
     void record(const NumaSample& sample) override;
+    void begin_segment(const RunSegment& segment) override;
     // Finishes the run being recorded, if any; throws what RecordingWriter::finish throws.
     void finish(const RunSummary& summary) override;
     // The run number of the last run begun in a recording; 0 when none.

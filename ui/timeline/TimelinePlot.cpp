@@ -257,6 +257,11 @@ void TimelinePlot::show_all() {
     replot(rpQueuedReplot);
 }
 
+void TimelinePlot::show_range(double from_s, double to_s) {
+    xAxis->setRange(from_s, std::max(to_s, from_s + kMinWindow));
+    replot(rpQueuedReplot);
+}
+
 void TimelinePlot::select_batch(std::optional<std::uint64_t> batch, TimeNs around) {
     selected_batch_ = batch;
     spans_->set_highlight(batch ? store_.spans_of_batch(*batch, around, kBatchSearchRadius) : std::vector<Span>{});

@@ -46,6 +46,8 @@ public:
     // A lesson's lanes: marked with a triangle before their names, and with `only`, the only lanes
     // drawn (presenter mode). Empty: every lane, none marked.
     void set_lesson_lanes(std::vector<LaneKind> kinds, bool only);
+    // Shows seconds [from_s, to_s] of the run (frozen views): a segment's stretch.
+    void show_range(double from_s, double to_s);
     void select_batch(std::optional<std::uint64_t> batch, TimeNs around = 0);
     std::optional<std::uint64_t> selected_batch() const { return selected_batch_; }
     int marker_count() const { return static_cast<int>(markers_.size()); }

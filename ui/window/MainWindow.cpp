@@ -34,6 +34,8 @@
 #include "ui/plots/InFlightPlot.h"
 #include "ui/plots/ThroughputPlot.h"
 #include "ui/plots/UtilisationPlot.h"
+#include "ui/record/RunKeeper.h"
+#include "ui/segments/SegmentList.h"
 #include "ui/style/AppStyle.h"
 #include "ui/timeline/TimelinePlot.h"
 #include "ui/window/AppSettings.h"
@@ -49,11 +51,13 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
       settings_(std::make_unique<AppSettings>(options.persistent_settings)),
       lesson_recorder_(std::make_shared<LessonRecorder>()),
       feed_(with_recorder(options.feed, lesson_recorder_)),
+      keeper_(std::make_unique<RunKeeper>(feed_, options.session_folder)),
       numa_model_(std::make_unique<NumaViewModel>()) {
     setWindowTitle(QStringLiteral("pinscope"));
     build_layout();
     exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
-    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_};
+    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_,
+                    segments_};
     build_actions();
     build_lessons();
     wire_feed();
@@ -77,6 +81,14 @@ void MainWindow::build_layout() {
     dock->setWidget(controls_);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    segments_ = new SegmentList;
+    auto* segments_dock = new QDockWidget(QStringLiteral("Segments"), this);
+    segments_dock->setObjectName(QStringLiteral("segments"));
+    segments_dock->setWidget(segments_);
+    segments_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, segments_dock);
+    resizeDocks({dock, segments_dock}, {700, 160}, Qt::Vertical);  // the configuration keeps most of the height
+    connect(segments_, &SegmentList::segmentChosen, this, &MainWindow::show_stretch);
 
     banner_ = new DeviceBanner;
     metrics_ = new MetricsPanel;
@@ -193,6 +205,7 @@ void MainWindow::build_actions() {
     QAction* open_recording = file->addAction(QStringLiteral("Open recording…"));
     open_recording->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(open_recording, &QAction::triggered, this, &MainWindow::choose_recording);
+    build_run_files(file);
     QAction* save = file->addAction(QStringLiteral("Save configuration…"));
     save->setShortcut(QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save_config_file);
@@ -239,6 +252,7 @@ void MainWindow::build_actions() {
     bar->addAction(start_stop_);
     bar->addAction(freeze_);
     bar->addAction(whole_run_);
+    bar->addAction(record_switch_);
     bar->addSeparator();
     QAction* shot_button = bar->addAction(shot->icon(), QStringLiteral("Screenshot"));
     shot_button->setToolTip(QStringLiteral("Save the window as PNG, SVG or PDF (Ctrl+P)"));
@@ -340,6 +354,7 @@ bool MainWindow::start() {
     controls_->flush();  // an edit still pending is applied, or refused, first
     const LoaderConfig config = controls_->applied();
     try {
+        keeper_->prepare();  // the recording the run streams into
         feed_.start(config);
     } catch (const std::exception& e) {
         report_error(QStringLiteral("Cannot start"), QString::fromStdString(e.what()));

@@ -19,6 +19,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QPushButton;
 class QSplitter;
 class QTabWidget;
@@ -42,6 +43,8 @@ class LessonRecorder;
 class MetricsPanel;
 class NumaView;
 class NumaViewModel;
+class RunKeeper;
+class SegmentList;
 class ThroughputPlot;
 class TimelinePlot;
 class TimeSeriesPlot;
@@ -51,6 +54,7 @@ struct WindowOptions {
     bool persistent_settings = true;  // false: headless runs and tests read and write no settings
     bool dialogs = true;              // false: errors go to errorReported only, never a message box
     FeedOptions feed;
+    QString session_folder;           // where live runs are kept unless recorded to a file; empty: the temporary folder
 };
 
 class MainWindow : public QMainWindow {
@@ -76,6 +80,21 @@ public:
     // read-only, until "Run this again here". False, and the error reported, when the file is not
     // a recording this pinscope reads or has no such run.
     bool open_recording(const QString& path, std::optional<std::int64_t> run = std::nullopt);
+    // The recording switch (File > Record runs to file, the toolbar's Record): live runs from the
+    // next on stream into `path` (created, or appended to when it is a recording); false, and the
+    // error reported, when it is not a recording this pinscope writes (left untouched).
+    bool record_runs_to(const QString& path);
+    void stop_recording_runs();
+    // Saves the run shown (the live run, ended or still going, or a recorded one) into the
+    // recording at `path` (created, or appended to); false, and the error reported, when it cannot.
+    bool save_run_as(const QString& path);
+    // Shows a live run of this session that ended (RunKeeper::kept(), oldest first) as recorded.
+    bool open_kept_run(std::size_t index);
+    // Brings seconds [from_s, to_s] of the run into view (a segment's stretch), freezing it.
+    void show_stretch(double from_s, double to_s);
+    SegmentList& segments() const { return *segments_; }
+    RunKeeper& keeper() const { return *keeper_; }
+
     // Runs the recorded run's configuration here (the GPU it ran on if this machine has it, else
     // this machine's default device).
     bool run_recorded_again();
@@ -146,11 +165,17 @@ private:
     void run_lesson_step(const LoaderConfig& config);
     void lesson_run_ended();
     void show_lesson_highlight(const Highlight& highlight);
+    // MainWindowRunFiles.cpp: the recording switch, Save run as and Recent runs in `file`.
+    void build_run_files(QMenu* file);
+    void choose_recording_target();
+    void choose_save_run();
+    void update_recent_runs();
 
     WindowOptions options_;
     std::unique_ptr<AppSettings> settings_;
     std::shared_ptr<LessonRecorder> lesson_recorder_;  // before feed_: the feed's engine is given it
     RunFeed feed_;
+    std::unique_ptr<RunKeeper> keeper_;
     ControlPanel* controls_ = nullptr;
     DeviceBanner* banner_ = nullptr;
     MetricsPanel* metrics_ = nullptr;
@@ -161,6 +186,9 @@ private:
     InFlightPlot* in_flight_ = nullptr;
     BandwidthView* bandwidth_ = nullptr;
     NumaView* numa_view_ = nullptr;
+    SegmentList* segments_ = nullptr;
+    QAction* record_switch_ = nullptr;
+    QMenu* recent_runs_ = nullptr;
     std::unique_ptr<NumaViewModel> numa_model_;
     std::vector<FrameView*> frame_views_;  // fed every frame, in this order
     std::uint64_t spans_seen_ = 0;         // in the run shown, for the status line
