@@ -28,6 +28,8 @@ FootprintPlot::FootprintPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral("P
     peak_ = add_line(QStringLiteral("peak"), QColor(0x8C, 0x4A, 0x0B), nullptr, Qt::DotLine, 1.4);
     budget_ = add_line(QStringLiteral("budget"), QColor(0xC6, 0x28, 0x28), nullptr, Qt::DashLine, 1.6);
     memlock_ = add_line(QStringLiteral("memlock limit"), QColor(0x55, 0x5B, 0x63), nullptr, Qt::DashDotLine, 1.4);
+    available_ = add_line(QStringLiteral("available memory"), QColor(0x2E, 0x7D, 0x32), nullptr, Qt::DashLine, 1.4);
+    swap_ = add_line(QStringLiteral("swap in use"), QColor(0x6A, 0x1B, 0x9A), nullptr, Qt::SolidLine, 1.6);
     in_use_->setLineStyle(QCPGraph::lsStepLeft);
     reserved_->setLineStyle(QCPGraph::lsStepLeft);
 }
@@ -36,6 +38,8 @@ void FootprintPlot::add_counters(const std::vector<CounterSample>& samples) {
     for (const CounterSample& s : samples) {
         if (s.counter == Counter::PinnedInUseBytes) append(in_use_, seconds_of(s.time), positive_or_gap(s.value));
         else if (s.counter == Counter::PinnedReservedBytes) append(reserved_, seconds_of(s.time), positive_or_gap(s.value));
+        else if (s.counter == Counter::MemAvailableBytes) append(available_, seconds_of(s.time), positive_or_gap(s.value));
+        else if (s.counter == Counter::SwapUsedBytes) append(swap_, seconds_of(s.time), positive_or_gap(s.value));
     }
 }
 
@@ -47,6 +51,13 @@ void FootprintPlot::add_summary(double t, const RunSummary& summary) {
     if (budget > 0) {
         append(budget_, t, budget);
         budget_->setName(QStringLiteral("budget %1").arg(memory_text(budget)));
+    }
+    if (const MemoryState& m = summary.memory.memory; m.known) {
+        available_->setName(QStringLiteral("available memory %1").arg(memory_text(static_cast<double>(m.available_bytes))));
+        swap_->setName(m.swap_total_bytes == 0 ? QStringLiteral("swap: none configured")
+                                               : QStringLiteral("swap in use %1 of %2")
+                                                     .arg(memory_text(static_cast<double>(m.swap_used_bytes())),
+                                                          memory_text(static_cast<double>(m.swap_total_bytes))));
     }
     const std::uint64_t memlock = summary.memlock_limit_bytes;
     if (memlock == std::numeric_limits<std::uint64_t>::max()) {

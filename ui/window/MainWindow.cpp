@@ -51,6 +51,7 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     build_layout();
     exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
     frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_};
+    build_limits();
     build_actions();
     wire_feed();
     if (const auto config = settings_->last_config()) controls_->set_config(*config);
@@ -229,6 +230,8 @@ void MainWindow::build_actions() {
     QAction* keys = help->addAction(QStringLiteral("Keyboard shortcuts"));
     keys->setShortcut(QKeySequence::HelpContents);
     connect(keys, &QAction::triggered, this, &MainWindow::show_shortcuts);
+    QAction* check = help->addAction(QStringLiteral("Check this machine…"));
+    connect(check, &QAction::triggered, this, &MainWindow::show_machine_check);
 
     bar->addAction(start_stop_);
     bar->addAction(freeze_);

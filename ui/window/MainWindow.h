@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "engine/analysis/Advice.h"
 #include "engine/config/LoaderConfig.h"
 #include "ui/adapter/FrameView.h"
 #include "ui/adapter/RunFeed.h"
@@ -30,6 +31,7 @@ class DeviceBanner;
 class ExportActions;
 class FootprintPlot;
 class InFlightPlot;
+class LimitsPanel;
 class MetricsPanel;
 class NumaView;
 class NumaViewModel;
@@ -76,6 +78,9 @@ public:
     TimelinePlot& timeline() const { return *timeline_; }
     DeviceBanner& banner() const { return *banner_; }
     MetricsPanel& metrics() const { return *metrics_; }
+    LimitsPanel& limits() const { return *limits_; }
+    // Help > Check this machine: doctor's checks for the configuration in the controls.
+    void show_machine_check();
     ExportActions& exports() const { return *exports_; }
     // The timeline and the plots, each with a name for files and menus.
     std::vector<std::pair<QString, QWidget*>> plots() const;
@@ -117,6 +122,10 @@ private:
     bool leave_recorded();
     void save_config_file();
     void show_shortcuts();
+    // The "What limits this run" dock (MainWindowLimits.cpp).
+    void build_limits();
+    // A suggestion's Apply: to the running engine, or as a new run when none is going.
+    void apply_suggestion(const ConfigChange& change);
 
     WindowOptions options_;
     std::unique_ptr<AppSettings> settings_;
@@ -124,6 +133,7 @@ private:
     ControlPanel* controls_ = nullptr;
     DeviceBanner* banner_ = nullptr;
     MetricsPanel* metrics_ = nullptr;
+    LimitsPanel* limits_ = nullptr;
     TimelinePlot* timeline_ = nullptr;
     FootprintPlot* footprint_ = nullptr;
     ThroughputPlot* throughput_ = nullptr;
