@@ -185,7 +185,8 @@ private slots:
         QCOMPARE(fake.resource.load(), static_cast<int>(Resource::PinThread));  // predicted for the window's bottleneck
         QVERIFY(panel.suggestion_text(0).contains(QStringLiteral("pin_mode worker")));
         QVERIFY(panel.suggestion_text(0).contains(QStringLiteral("predicted 472 batches/s (as run: 130 predicted)")));
-        QVERIFY(panel.status_text().startsWith(QStringLiteral("Predictions, not measurements")));
+        QVERIFY2(panel.status_text().startsWith(QStringLiteral("For the pin thread. Predictions, not measurements")),
+                 qPrintable(panel.status_text()));
         QVERIFY(panel.status_text().contains(QStringLiteral("emulated")));
         feed(panel, config, 31, 60);
         QCOMPARE(fake.asked.load(), 1);  // the same configuration and bottleneck: not predicted again
@@ -228,6 +229,38 @@ private slots:
                  qPrintable(panel.applied_text()));
         // The new configuration is predicted afresh once it settled.
         QTRY_COMPARE_WITH_TIMEOUT(fake.asked.load(), 2, 5000);
+    }
+
+    void aBottleneckMovingBetweenTwoResourcesIsPredictedOnceForEach() {
+        std::atomic<int> asked{0};
+        ui::LimitsPanel panel([&](const RunSummary& basis, const AdviceOptions&) {
+            ++asked;
+            if (basis.bottleneck.resource == Resource::PinThread) return std::vector<Advice>{worker_advice()};
+            return std::vector<Advice>{Advice{ConfigChange{"prefetch_factor", "4", "more batches in flight"}, 300, 250}};
+        });
+        const LoaderConfig config = test::live_config();
+        int step = 0;
+        const auto phase = [&](Resource resource, const std::string& name, int frames) {
+            for (int i = 0; i < frames; ++i, ++step) {
+                auto f = frame_at(step, config);
+                f->window_bottleneck = bound_by(resource, name, "the last second");
+                panel.take(*f);
+                QCoreApplication::processEvents();  // the predictions' answers come back queued
+                QTest::qWait(5);
+            }
+        };
+        phase(Resource::PinThread, "pin thread", 25);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.suggestion_count(), 1, 5000);
+        QVERIFY(panel.suggestion_text(0).contains(QStringLiteral("pin_mode worker")));
+        phase(Resource::BatchCredits, "batch credits", 25);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.suggestion_count() == 1 &&
+                                     panel.suggestion_text(0).contains(QStringLiteral("prefetch_factor 4")), 5000);
+        QVERIFY(panel.status_text().startsWith(QStringLiteral("For the batch credits.")));
+        phase(Resource::PinThread, "pin thread", 25);
+        QVERIFY(panel.suggestion_text(0).contains(QStringLiteral("pin_mode worker")));  // from those made before
+        phase(Resource::BatchCredits, "batch credits", 25);
+        QVERIFY(panel.suggestion_text(0).contains(QStringLiteral("prefetch_factor 4")));
+        QCOMPARE(asked.load(), 2);  // each bottleneck predicted once, none cancelled by the other
     }
 
     void predictingIsShownAndAStaleResultIsDropped() {
@@ -372,18 +405,22 @@ private slots:
     void footprintPlotCarriesAvailableMemoryAndSwap() {
         ui::MainWindow window(test::quiet_window());
         auto f = frame_at(0, test::live_config());
+        f->summary.memory.memory = MemoryState{true, 16 * kGiB, 8 * kGiB, 4 * kGiB, 3 * kGiB};
         f->counters.push_back(CounterSample{f->time, 8.0 * kGiB, Counter::MemAvailableBytes});
         f->counters.push_back(CounterSample{f->time, 1.0 * kGiB, Counter::SwapUsedBytes});
         window.footprint_plot().take(*f);
         QStringList names;
         for (int i = 0; i < window.footprint_plot().graphCount(); ++i) {
             names << window.footprint_plot().graph(i)->name();
-            if (window.footprint_plot().graph(i)->name().startsWith(QStringLiteral("available memory")) ||
+            if (window.footprint_plot().graph(i)->name().startsWith(QStringLiteral("available")) ||
                 window.footprint_plot().graph(i)->name().startsWith(QStringLiteral("swap")))
                 QCOMPARE(window.footprint_plot().graph(i)->dataCount(), 1);
         }
-        QVERIFY2(names.filter(QStringLiteral("available memory")).size() == 1, qPrintable(names.join(',')));
+        QVERIFY2(names.filter(QStringLiteral("available")).size() == 1, qPrintable(names.join(',')));
         QVERIFY2(names.filter(QStringLiteral("swap")).size() == 1, qPrintable(names.join(',')));
+        QVERIFY(names.contains(QStringLiteral("available 8 GiB")));
+        QVERIFY(names.contains(QStringLiteral("swap 1 GiB of 4 GiB")));
+        QVERIFY(window.footprint_plot().legend->hasItemWithPlottable(window.footprint_plot().graph(static_cast<int>(names.indexOf(QStringLiteral("swap 1 GiB of 4 GiB"))))));
     }
 };
 

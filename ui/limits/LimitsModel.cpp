@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/limits/LimitsModel.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "engine/config/ConfigJson.h"
@@ -62,31 +64,28 @@ void LimitsModel::measure(const RunFrame& frame) {
         if (!start) return;
         a.started = true;
         a.segment_start = *start;
-    } else {
-        for (const Marker& m : frame.markers)
-            if (m.kind == MarkerKind::Reconfigured && m.time > a.segment_start) a.finished = true;
     }
+    TimeNs end = std::min(frame.time, a.segment_start + kMeasured);
+    for (const Marker& m : frame.markers)
+        if (m.kind == MarkerKind::Reconfigured && m.time > a.segment_start) end = std::min(end, m.time);
     const TimeNs from = a.segment_start + kWarmUp;
     for (const Span& span : frame.spans)
-        if (span.stage == Stage::Compute && span.end > from) ++measured_batches_;
-    a.segment_s = static_cast<double>(frame.time - a.segment_start) * 1e-9;
-    if (frame.time - from >= kMeasureS)
-        a.measured_batches_per_s = static_cast<double>(measured_batches_) / (static_cast<double>(frame.time - from) * 1e-9);
-    if (frame.ended) a.finished = true;
+        if (span.stage == Stage::Compute && span.end > from && span.end <= end) ++measured_batches_;
+    a.segment_s = static_cast<double>(end - a.segment_start) * 1e-9;
+    if (end - from >= kMeasureFirst)
+        a.measured_batches_per_s = static_cast<double>(measured_batches_) / (static_cast<double>(end - from) * 1e-9);
+    a.finished = frame.ended || end < frame.time || end == a.segment_start + kMeasured;
 }
 
-bool LimitsModel::due() const {
-    if (recorded_ || !has_run_ || bottleneck_.resource == Resource::None) return false;
-    if (requested_ == config_ + '\n' + std::string(to_string(bottleneck_.resource))) return false;
-    if (whole_run_) return true;  // the run ended: its whole-run bottleneck, as the CLI predicts after a run
-    const TimeNs stable_for = requested_config_ == config_ ? kStableAgain : kStableFirst;
-    return time_ - segment_start_ >= kSettled && time_ - stable_since_ >= stable_for;
+std::optional<Resource> LimitsModel::settled() const {
+    if (recorded_ || !has_run_ || bottleneck_.resource == Resource::None) return std::nullopt;
+    if (applied_ && !applied_->finished) return std::nullopt;
+    if (whole_run_) return bottleneck_.resource;
+    if (time_ - segment_start_ >= kSettled && time_ - stable_since_ >= kStable) return bottleneck_.resource;
+    return std::nullopt;
 }
 
-std::optional<RunSummary> LimitsModel::take_prediction_due() {
-    if (!due()) return std::nullopt;
-    requested_ = config_ + '\n' + std::string(to_string(bottleneck_.resource));
-    requested_config_ = config_;
+RunSummary LimitsModel::basis() const {
     RunSummary basis = summary_;
     basis.bottleneck = bottleneck_;
     return basis;

@@ -61,6 +61,7 @@ LimitsPanel::LimitsPanel(AdvicePredictor::Predict predict, QWidget* parent)
     run_again_->hide();
     connect(run_again_, &QPushButton::clicked, this, &LimitsPanel::runAgainRequested);
 
+    layout->addWidget(heading(QStringLiteral("What limits this run")));
     layout->addWidget(scope_);
     layout->addWidget(sentence_);
     layout->addWidget(bars_);
@@ -75,7 +76,7 @@ LimitsPanel::LimitsPanel(AdvicePredictor::Predict predict, QWidget* parent)
     layout->addStretch(1);
 
     connect(&predictor_, &AdvicePredictor::predicted, this, &LimitsPanel::prediction_done);
-    setMinimumWidth(340);
+    setMinimumWidth(280);
     show_state();
 }
 
@@ -84,19 +85,38 @@ void LimitsPanel::take(const RunFrame& frame) {
     bool now = frame.first || frame.ended || stale || frame.time - shown_at_ >= kPeriod;
     if (stale) {
         predictor_.cancel();
+        predicted_.clear();
+        predicting_.reset();
+        shown_for_.reset();
         clear_suggestions();
     }
     // A recording keeps what advise() said after the run: shown once the whole run is read.
     if (model_.recorded() && frame.ended) show_suggestions(model_.recorded_advice(), prediction_device(frame.summary), false);
-    if (std::optional<RunSummary> basis = model_.take_prediction_due()) {
-        clear_suggestions();
-        predictor_.request(std::move(*basis));
-        now = true;
-    }
-    if (now) {
+    const bool was_busy = predictor_.busy();
+    follow_predictions();
+    if (now || was_busy != predictor_.busy()) {
         shown_at_ = frame.time;
         show_state();
     }
+}
+
+void LimitsPanel::follow_predictions() {
+    const std::optional<Resource> settled = model_.settled();
+    if (!settled || settled == shown_for_) return;
+    if (const auto it = predicted_.find(*settled); it != predicted_.end()) {
+        shown_for_ = settled;
+        const Prediction& p = it->second;
+        if (p.error.empty()) {
+            show_suggestions(p.advice, p.device, true);
+        } else {
+            clear_suggestions();
+            note_ = QStringLiteral("No predictions: %1").arg(text(p.error));
+        }
+        return;
+    }
+    if (predictor_.busy()) return;  // one for another bottleneck of this configuration: it finishes first
+    predicting_ = settled;
+    predictor_.request(model_.basis());
 }
 
 void LimitsPanel::show_state() {
@@ -142,13 +162,16 @@ void LimitsPanel::show_applied() {
     if (!a) return;
     QString line = QStringLiteral("<b>Applied %1</b>: predicted %2 batches/s")
                        .arg(text(a->advice.change.text()).toHtmlEscaped(), rate(a->advice.predicted_batches_per_s));
+    // Final at 5 s after the change; cut short by another change or the run's end, it says so.
+    const bool cut_short = a->finished && a->segment_s * 1e9 < static_cast<double>(LimitsModel::kMeasured) - 1e6;
     if (!a->started) line += QStringLiteral(", waiting for the change to take effect");
     else if (a->measured_batches_per_s)
-        line += QStringLiteral(", measured %1 %2 %3 s")
-                    .arg(rate(*a->measured_batches_per_s), a->finished ? QStringLiteral("over") : QStringLiteral("after"))
-                    .arg(a->segment_s, 0, 'f', 0);
+        line += QStringLiteral(", measured %1 %2 %3 s%4")
+                    .arg(rate(*a->measured_batches_per_s), cut_short ? QStringLiteral("over") : QStringLiteral("after"))
+                    .arg(a->segment_s, 0, 'f', 0)
+                    .arg(cut_short ? QStringLiteral(" (until the next change)") : QString());
+    else if (a->finished) line += QStringLiteral(", too short to measure (the next change or the run's end came within 2 s)");
     else line += QStringLiteral(", measuring… (the first second is left out, as in the prediction)");
-    if (a->finished && a->started) line += QStringLiteral(" (until the next change)");
     applied_->setText(line);
 }
 
@@ -161,17 +184,21 @@ void LimitsPanel::clear_suggestions() {
 void LimitsPanel::show_suggestions(const std::vector<Advice>& advice, const std::string& device, bool can_apply) {
     clear_suggestions();
     const bool recorded = model_.recorded();
+    const QString bound_by = text(std::string(describe(shown_for_.value_or(model_.bottleneck().resource))));
     if (advice.empty()) {
         note_ = recorded ? QStringLiteral("The recording holds no suggestions (recorded with --no-advice, or none "
                                          "predicted to gain 5 % or more).")
-                         : QStringLiteral("No change for %1 is predicted to gain 5 % or more on %2.")
-                               .arg(text(std::string(describe(model_.bottleneck().resource))), text(device));
+                         : QStringLiteral("No change for %1 is predicted to gain 5 % or more on %2.").arg(bound_by, text(device));
         show_state();
         return;
     }
-    note_ = QStringLiteral("Predictions, not measurements: %1 s emulated runs on %2%3")
-                .arg(AdviceOptions{}.seconds, 0, 'f', 0)
-                .arg(text(device), recorded ? QStringLiteral(", as recorded.") : QStringLiteral("."));
+    note_ = recorded ? QStringLiteral("Predictions, not measurements: %1 s emulated runs on %2, as recorded.")
+                           .arg(AdviceOptions{}.seconds, 0, 'f', 0)
+                           .arg(text(device))
+                     : QStringLiteral("For %1. Predictions, not measurements: %2 s emulated runs on %3.")
+                           .arg(bound_by)
+                           .arg(AdviceOptions{}.seconds, 0, 'f', 0)
+                           .arg(text(device));
     const QString apply_label = model_.running() ? QStringLiteral("Apply") : QStringLiteral("Apply and start");
     for (std::size_t i = 0; i < advice.size(); ++i) {
         const Advice& a = advice[i];
@@ -208,14 +235,10 @@ void LimitsPanel::apply(std::size_t row) {
 }
 
 void LimitsPanel::prediction_done() {
-    const Prediction& p = predictor_.result();
-    if (!p.error.empty()) {
-        clear_suggestions();
-        note_ = QStringLiteral("No predictions: %1").arg(text(p.error));
-        show_state();
-        return;
-    }
-    show_suggestions(p.advice, p.device, true);
+    if (predicting_) predicted_[*predicting_] = predictor_.result();
+    predicting_.reset();
+    follow_predictions();
+    show_state();
 }
 
 QString LimitsPanel::scope_text() const { return scope_->text(); }

@@ -8,6 +8,9 @@
 // recorded run shows its recorded suggestions, applied only by running it again here.
 #include <QWidget>
 
+#include <map>
+#include <optional>
+
 #include "engine/runner/RunFrame.h"
 #include "ui/adapter/FrameView.h"
 #include "ui/limits/AdvicePredictor.h"
@@ -61,9 +64,16 @@ private:
     void clear_suggestions();
     void apply(std::size_t row);
     void prediction_done();
+    // Predictions for the settled bottleneck: shown from those made for this configuration, or asked for.
+    void follow_predictions();
 
     LimitsModel model_;
     AdvicePredictor predictor_;
+    // This configuration's predictions by the bottleneck they were made for (a run whose bottleneck
+    // moves between two resources gets each predicted once); forgotten when the configuration changes.
+    std::map<Resource, Prediction> predicted_;
+    std::optional<Resource> predicting_;     // what the predictor is working on
+    std::optional<Resource> shown_for_;      // whose predictions the rows show
     TimeNs shown_at_ = 0;
     QLabel* scope_;
     QLabel* sentence_;

@@ -10,6 +10,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -26,6 +27,7 @@
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/export/ExportActions.h"
+#include "ui/limits/LimitsPanel.h"
 #include "ui/numa/NumaView.h"
 #include "ui/numa/NumaViewModel.h"
 #include "ui/plots/FootprintPlot.h"
@@ -50,8 +52,8 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     setWindowTitle(QStringLiteral("pinscope"));
     build_layout();
     exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
-    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_};
-    build_limits();
+    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_,
+                    limits_};
     build_actions();
     wire_feed();
     if (const auto config = settings_->last_config()) controls_->set_config(*config);
@@ -100,7 +102,14 @@ void MainWindow::build_layout() {
     live_layout->setContentsMargins(6, 6, 6, 6);
     live_layout->setSpacing(6);
     live_layout->addWidget(metrics_);
-    live_layout->addWidget(splitter_, 1);
+    // "What limits this run" beside the timeline and plots, under the numbers; dragged away it collapses.
+    auto* beside = new QSplitter(Qt::Horizontal);
+    beside->addWidget(splitter_);
+    beside->addWidget(build_limits());
+    beside->setStretchFactor(0, 1);
+    beside->setStretchFactor(1, 0);
+    beside->setSizes({900, 370});
+    live_layout->addWidget(beside, 1);
 
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
@@ -110,7 +119,13 @@ void MainWindow::build_layout() {
     tabs_->setTabToolTip(1, QStringLiteral("Packages, NUMA nodes and cores, the GPU at its node, where the loader's threads "
                                            "ran and where the pinned pages are"));
     bandwidth_ = new BandwidthView;
-    tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
+    // Scrolled: its row of controls is wider than the Live tab needs, and the tabs' widest page
+    // sets the window's least width (with the limits dock beside it, past 1600 pixels).
+    auto* bandwidth_page = new QScrollArea;
+    bandwidth_page->setWidget(bandwidth_);
+    bandwidth_page->setWidgetResizable(true);
+    bandwidth_page->setFrameShape(QFrame::NoFrame);
+    tabs_->addTab(bandwidth_page, QStringLiteral("Bandwidth"));
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);

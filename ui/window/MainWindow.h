@@ -122,8 +122,8 @@ private:
     bool leave_recorded();
     void save_config_file();
     void show_shortcuts();
-    // The "What limits this run" dock (MainWindowLimits.cpp).
-    void build_limits();
+    // The "What limits this run" panel (MainWindowLimits.cpp), in its scroll area.
+    QWidget* build_limits();
     // A suggestion's Apply: to the running engine, or as a new run when none is going.
     void apply_suggestion(const ConfigChange& change);
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The window's "What limits this run" dock and Help > Check this machine: the bottleneck, the
+// The window's "What limits this run" panel and Help > Check this machine: the bottleneck, the
 // suggestions and their Apply (ui/limits/LimitsPanel), doctor's checks (ui/limits/MachineCheckDialog).
-#include <QDockWidget>
 #include <QScrollArea>
 
 #include "engine/advice/Advisor.h"
@@ -13,22 +12,17 @@
 
 namespace pinscope::ui {
 
-void MainWindow::build_limits() {
+QWidget* MainWindow::build_limits() {
     limits_ = new LimitsPanel;
     auto* scroll = new QScrollArea;
     scroll->setWidget(limits_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto* dock = new QDockWidget(QStringLiteral("What limits this run"), this);
-    dock->setObjectName(QStringLiteral("limits"));
-    dock->setWidget(scroll);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-    resizeDocks({dock}, {380}, Qt::Horizontal);
-    frame_views_.push_back(limits_);
+    scroll->setMinimumWidth(300);  // the sentence and the bars stay readable beside the plots
     connect(limits_, &LimitsPanel::applyRequested, this, &MainWindow::apply_suggestion);
     connect(limits_, &LimitsPanel::runAgainRequested, this, &MainWindow::run_recorded_again);
+    return scroll;
 }
 
 void MainWindow::apply_suggestion(const ConfigChange& change) {
