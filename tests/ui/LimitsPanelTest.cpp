@@ -418,9 +418,9 @@ private slots:
         }
         QVERIFY2(names.filter(QStringLiteral("available")).size() == 1, qPrintable(names.join(',')));
         QVERIFY2(names.filter(QStringLiteral("swap")).size() == 1, qPrintable(names.join(',')));
-        QVERIFY(names.contains(QStringLiteral("available 8 GiB")));
-        QVERIFY(names.contains(QStringLiteral("swap 1 GiB of 4 GiB")));
-        QVERIFY(window.footprint_plot().legend->hasItemWithPlottable(window.footprint_plot().graph(static_cast<int>(names.indexOf(QStringLiteral("swap 1 GiB of 4 GiB"))))));
+        // The machine has swap: its line is in the legend (without swap it is left out).
+        QVERIFY(window.footprint_plot().legend->hasItemWithPlottable(
+            window.footprint_plot().graph(static_cast<int>(names.indexOf(QStringLiteral("swap in use"))))));
     }
 };
 

@@ -149,6 +149,8 @@ void LimitsPanel::show_state() {
     run_again_->setVisible(model_.recorded());
     if (predictor_.busy()) status_->setText(QStringLiteral("predicting… (a short emulated run of each change, off to the side)"));
     else if (!note_.isEmpty()) status_->setText(note_);
+    else if (const auto& a = model_.applied_advice(); a && !a->finished && model_.running())
+        status_->setText(QStringLiteral("Predicting again once the change is measured (5 s after it took effect)…"));
     else if (model_.running()) status_->setText(QStringLiteral("Waiting for the bottleneck to settle before predicting…"));
     else status_->clear();
     for (Row& row : rows_)

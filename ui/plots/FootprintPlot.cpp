@@ -29,7 +29,7 @@ FootprintPlot::FootprintPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral("P
     budget_ = add_line(QStringLiteral("budget"), QColor(0xC6, 0x28, 0x28), nullptr, Qt::DashLine, 1.6);
     memlock_ = add_line(QStringLiteral("memlock limit"), QColor(0x55, 0x5B, 0x63), nullptr, Qt::DashDotLine, 1.4);
     available_ = add_line(QStringLiteral("available"), QColor(0x2E, 0x7D, 0x32), nullptr, Qt::DashLine, 1.4);
-    swap_ = add_line(QStringLiteral("swap"), QColor(0x6A, 0x1B, 0x9A), nullptr, Qt::SolidLine, 1.6);
+    swap_ = add_line(QStringLiteral("swap in use"), QColor(0x6A, 0x1B, 0x9A), nullptr, Qt::SolidLine, 1.6);
     swap_->removeFromLegend();  // until a run says the machine has swap
     in_use_->setLineStyle(QCPGraph::lsStepLeft);
     reserved_->setLineStyle(QCPGraph::lsStepLeft);
@@ -53,14 +53,11 @@ void FootprintPlot::add_summary(double t, const RunSummary& summary) {
         append(budget_, t, budget);
         budget_->setName(QStringLiteral("budget %1").arg(memory_text(budget)));
     }
+    // The figures are in the limits panel's memory line; the legend keeps to short names. A machine
+    // without swap has no line to name: its legend entry would only take a row.
     if (const MemoryState& m = summary.memory.memory; m.known) {
-        available_->setName(QStringLiteral("available %1").arg(memory_text(static_cast<double>(m.available_bytes))));
-        // A machine without swap has no line to name: its legend entry would only take a row.
         const bool has_swap = m.swap_total_bytes > 0;
         if (has_swap != legend->hasItemWithPlottable(swap_)) has_swap ? swap_->addToLegend() : swap_->removeFromLegend();
-        swap_->setName(QStringLiteral("swap %1 of %2")
-                           .arg(memory_text(static_cast<double>(m.swap_used_bytes())),
-                                memory_text(static_cast<double>(m.swap_total_bytes))));
     }
     const std::uint64_t memlock = summary.memlock_limit_bytes;
     if (memlock == std::numeric_limits<std::uint64_t>::max()) {
