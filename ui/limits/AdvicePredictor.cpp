@@ -53,6 +53,7 @@ void AdvicePredictor::finished(Prediction prediction) {
         emit predicted();
     }
     if (pending_) start_next();
+    else emit idle();
 }
 
 }  // namespace pinscope::ui

@@ -46,6 +46,8 @@ public:
 
 signals:
     void predicted();
+    // Nothing runs any more (after predicted(), or after a cancelled request ended).
+    void idle();
 
 private:
     struct Job {

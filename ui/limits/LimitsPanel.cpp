@@ -76,6 +76,12 @@ LimitsPanel::LimitsPanel(AdvicePredictor::Predict predict, QWidget* parent)
     layout->addStretch(1);
 
     connect(&predictor_, &AdvicePredictor::predicted, this, &LimitsPanel::prediction_done);
+    // A cancelled request ends without a result: what has settled since (the run may have ended,
+    // with no frame to follow) is asked for now.
+    connect(&predictor_, &AdvicePredictor::idle, this, [this] {
+        follow_predictions();
+        show_state();
+    });
     setMinimumWidth(280);
     show_state();
 }
