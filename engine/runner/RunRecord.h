@@ -8,6 +8,7 @@
 
 #include "engine/analysis/Advice.h"
 #include "engine/analysis/Bottleneck.h"
+#include "engine/analysis/MemoryPressure.h"
 #include "engine/analysis/RunSegment.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
@@ -51,6 +52,8 @@ struct RunSummary {
     std::vector<std::string> warnings;
     std::string error;             // empty unless the run failed
     NumaSummary numa{};
+    // The machine's memory against what the run may still take, every 100 ms (live runs only).
+    MemoryPressure memory{};
 };
 
 // The NUMA footprint at one moment: pinned bytes in use by node and the cross-node bytes so far.

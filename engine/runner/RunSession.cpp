@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/runner/RunSession.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "engine/analysis/BottleneckFinder.h"
@@ -58,13 +59,17 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       usage_(origin_, options.window_s),
       segments_(origin_, config),
       window_s_(options.window_s),
-      source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr) {
+      source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr),
+      machine_(options.machine_root),
+      memory_at_start_(memory_state(machine_.meminfo())) {
     trace_->set_all_spans(options.trace_all_spans);
     join_run(*device_.device);
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
+    sample_memory(origin_);
     summary_ = make_summary(origin_);
     summary_.segments = segments_.segments(origin_, PoolCounts{});
+    summary_.memory = memory_;
     // Once the device, topology and configuration are whole, so that a run that cannot start is not recorded.
     if (options_.recorder) options_.recorder->begin(RunStart{origin_, summary_, topology_});
     // The first frame is there at once: the device, topology and configuration, nothing run yet.
@@ -310,6 +315,7 @@ void RunSession::sample_counters(TimeNs now) {
     const auto& [then, bytes_then] = h2d_history_.front();
     const double rate = now > then ? static_cast<double>(bytes - bytes_then) / static_cast<double>(now - then) : 0.0;
     trace_->add(Counter::H2DGbPerS, now, rate);  // bytes per ns = GB/s
+    if (now - memory_at_ >= kMemoryPeriod) sample_memory(now);
     if (options_.recorder) {
         const NumaUsage usage = numa_.usage();
         options_.recorder->record(NumaSample{now, usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
@@ -329,6 +335,36 @@ void RunSession::take_segment_starts() {
     }
 }
 
+void RunSession::sample_memory(TimeNs now) {
+    memory_at_ = now;
+    const MemoryState state = memory_state(machine_.meminfo());
+    if (state.known) {
+        trace_->add(Counter::MemAvailableBytes, now, static_cast<double>(state.available_bytes));
+        trace_->add(Counter::SwapUsedBytes, now, static_cast<double>(state.swap_used_bytes()));
+    }
+    const LoaderConfig config = this->config();
+    std::uint64_t locked = 0;
+    std::uint64_t budget = budget_of(config);
+    {
+        std::lock_guard lock(pool_mutex_);
+        if (pool_) {
+            locked = pool_->reserved_bytes();
+            budget = pool_->budget_bytes();
+        }
+    }
+    const auto in_flight = static_cast<std::uint64_t>(std::max<std::int64_t>(0, gauges_.in_flight.load()));
+    memory_ = memory_pressure(state, memory_at_start_, run_memory(config, budget, locked, in_flight));
+    // Said once per configuration (a change may cure it or cause it), and a measured swap once per run.
+    const std::uint32_t segment = reconfigurations_.load();
+    if (memory_.would_swap && would_swap_warned_in_ != segment) {
+        would_swap_warned_in_ = segment;
+        message(Severity::Warning, memory_.warning);
+    } else if (memory_.swapped && !memory_.would_swap && !swapped_warned_) {
+        swapped_warned_ = true;
+        message(Severity::Warning, memory_.warning);
+    }
+}
+
 void RunSession::observe(TimeNs now, bool ended) {
     delta_.clear();
     reader_.poll(delta_);
@@ -342,6 +378,7 @@ void RunSession::observe(TimeNs now, bool ended) {
     RunSummary summary = make_summary(now);
     summary.segments = segments_.segments(
         now, {summary.pinned.num_host_alloc, summary.pinned.cache_hits, summary.pinned.budget_waits});
+    summary.memory = memory_;
     usage_.note_budget_waits(now, summary.pinned.budget_waits);
     summary.bottleneck = find_bottleneck(usage_.whole_run(now), summary.metrics, summary.config,
                                          summary.pinned.budget_bytes, range_text(window_s_, true));

@@ -13,8 +13,10 @@
 
 #include "engine/analysis/SegmentTracker.h"
 #include "engine/analysis/UsageTracker.h"
+#include "engine/analysis/MemoryPressure.h"
 #include "engine/clock/ModelLag.h"
 #include "engine/device/factory/DeviceFactory.h"
+#include "engine/files/MachineFiles.h"
 #include "engine/metrics/MetricsTracker.h"
 #include "engine/numa/NumaTracker.h"
 #include "engine/pipeline/PipelineGauges.h"
@@ -58,6 +60,8 @@ private:
     void observe(TimeNs now, bool ended);
     RunSummary make_summary(TimeNs now) const;
     void sample_counters(TimeNs now);
+    // The machine's memory into the counters and memory_, warning when pinning would hurt.
+    void sample_memory(TimeNs now);
     void stop_at_deadline(TimeNs now);  // the run's length ends it as a stop does
     void message(Severity severity, const std::string& text);
     std::uint64_t budget_of(const LoaderConfig& config) const;
@@ -127,6 +131,15 @@ private:
     Bottleneck window_bottleneck_seen_;
     TimeNs window_bottleneck_at_ = 0;
     std::shared_ptr<LiveRunSource> source_;
+    // The machine's memory (analysis/MemoryPressure), read every kMemoryPeriod: /proc/meminfo is
+    // cheap to read, but not a hundred times a second for a figure that moves slowly.
+    static constexpr TimeNs kMemoryPeriod = 100'000'000;
+    MachineFiles machine_;
+    MemoryState memory_at_start_;
+    MemoryPressure memory_;
+    TimeNs memory_at_ = 0;
+    std::optional<std::uint32_t> would_swap_warned_in_;  // the segment (reconfigurations so far) it was said in
+    bool swapped_warned_ = false;
 
     std::thread engine_;
     std::thread observer_;

@@ -10,6 +10,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -28,6 +29,7 @@
 #include "ui/controls/DeviceChoices.h"
 #include "ui/export/ExportActions.h"
 #include "ui/lessons/LessonRecorder.h"
+#include "ui/limits/LimitsPanel.h"
 #include "ui/numa/NumaView.h"
 #include "ui/numa/NumaViewModel.h"
 #include "ui/plots/FootprintPlot.h"
@@ -57,7 +59,7 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     build_layout();
     exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
     frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_,
-                    segments_};
+                    segments_, limits_};
     build_actions();
     build_lessons();
     wire_feed();
@@ -115,7 +117,14 @@ void MainWindow::build_layout() {
     live_layout->setContentsMargins(6, 6, 6, 6);
     live_layout->setSpacing(6);
     live_layout->addWidget(metrics_);
-    live_layout->addWidget(splitter_, 1);
+    // "What limits this run" beside the timeline and plots, under the numbers; dragged away it collapses.
+    auto* beside = new QSplitter(Qt::Horizontal);
+    beside->addWidget(splitter_);
+    beside->addWidget(build_limits());
+    beside->setStretchFactor(0, 1);
+    beside->setStretchFactor(1, 0);
+    beside->setSizes({900, 370});
+    live_layout->addWidget(beside, 1);
 
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
@@ -125,7 +134,13 @@ void MainWindow::build_layout() {
     tabs_->setTabToolTip(1, QStringLiteral("Packages, NUMA nodes and cores, the GPU at its node, where the loader's threads "
                                            "ran and where the pinned pages are"));
     bandwidth_ = new BandwidthView;
-    tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
+    // Scrolled: its row of controls is wider than the Live tab needs, and the tabs' widest page
+    // sets the window's least width (with the limits dock beside it, past 1600 pixels).
+    auto* bandwidth_page = new QScrollArea;
+    bandwidth_page->setWidget(bandwidth_);
+    bandwidth_page->setWidgetResizable(true);
+    bandwidth_page->setFrameShape(QFrame::NoFrame);
+    tabs_->addTab(bandwidth_page, QStringLiteral("Bandwidth"));
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -248,6 +263,8 @@ void MainWindow::build_actions() {
     connect(keys, &QAction::triggered, this, &MainWindow::show_shortcuts);
     QAction* about = help->addAction(QStringLiteral("About pinscope"));
     connect(about, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
+    QAction* check = help->addAction(QStringLiteral("Check this machine…"));
+    connect(check, &QAction::triggered, this, &MainWindow::show_machine_check);
 
     bar->addAction(start_stop_);
     bar->addAction(freeze_);

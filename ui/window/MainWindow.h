@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "engine/analysis/Advice.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/lesson/Lesson.h"
 #include "ui/adapter/FrameView.h"
@@ -40,6 +41,7 @@ class InFlightPlot;
 class LessonNumbers;
 class LessonPanel;
 class LessonRecorder;
+class LimitsPanel;
 class MetricsPanel;
 class NumaView;
 class NumaViewModel;
@@ -104,6 +106,9 @@ public:
     TimelinePlot& timeline() const { return *timeline_; }
     DeviceBanner& banner() const { return *banner_; }
     MetricsPanel& metrics() const { return *metrics_; }
+    LimitsPanel& limits() const { return *limits_; }
+    // Help > Check this machine: doctor's checks for the configuration in the controls.
+    void show_machine_check();
     ExportActions& exports() const { return *exports_; }
     // The timeline and the plots, each with a name for files and menus.
     std::vector<std::pair<QString, QWidget*>> plots() const;
@@ -170,6 +175,10 @@ private:
     void choose_recording_target();
     void choose_save_run();
     void update_recent_runs();
+    // The "What limits this run" panel (MainWindowLimits.cpp), in its scroll area.
+    QWidget* build_limits();
+    // A suggestion's Apply: to the running engine, or as a new run when none is going.
+    void apply_suggestion(const ConfigChange& change);
 
     WindowOptions options_;
     std::unique_ptr<AppSettings> settings_;
@@ -179,6 +188,7 @@ private:
     ControlPanel* controls_ = nullptr;
     DeviceBanner* banner_ = nullptr;
     MetricsPanel* metrics_ = nullptr;
+    LimitsPanel* limits_ = nullptr;
     TimelinePlot* timeline_ = nullptr;
     FootprintPlot* footprint_ = nullptr;
     ThroughputPlot* throughput_ = nullptr;
