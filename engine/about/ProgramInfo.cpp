@@ -4,7 +4,7 @@
 #include "engine/BuildConfig.h"
 #include "engine/about/BuildCommit.h"
 #include "engine/device/factory/CudaVersionQuery.h"
-#include "engine/doctor/MachineFiles.h"
+#include "engine/files/MachineFiles.h"
 #include "engine/topology/HwlocVersion.h"
 
 namespace pinscope {
