@@ -12,7 +12,6 @@
 #include "engine/config/ConfigJson.h"
 #include "engine/numa/NumaPlan.h"
 #include "engine/record/RecordingReader.h"
-#include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/export/ImageExport.h"
@@ -27,6 +26,16 @@ constexpr double kMaxAfterSeconds = 3600;
 constexpr int kMinSide = 320;
 constexpr int kMaxSide = 7680;
 constexpr int kMaxImageSide = 16384;  // a PNG at --scale: width or height times the scale
+
+// FILE or FILE:RUN, the file a recording that holds the run; the run's number filled in. Throws
+// RecordingError naming what is wrong.
+RunReference recorded_run(const QString& text) {
+    RunReference ref = parse_run_reference(text.toStdString());
+    const RecordingReader reader(ref.path);
+    ref.run = pick_run(reader, ref.run);
+    return ref;
+}
+
 }  // namespace
 
 ParseResult parse_command_line(const QStringList& arguments) {
@@ -47,8 +56,9 @@ ParseResult parse_command_line(const QStringList& arguments) {
     const QCommandLineOption view({QStringLiteral("view")}, QStringLiteral("The tab to show: live (timeline and plots) or numa (the NUMA view). Default live."), QStringLiteral("TAB"), QStringLiteral("live"));
     const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Show a recording (pinscope-cli run --record) instead of starting a run; the same as giving the FILE alone."), QStringLiteral("FILE"));
     const QCommandLineOption run({QStringLiteral("run")}, QStringLiteral("With a recording: the run to show, by its number (pinscope-cli runs FILE); default the last."), QStringLiteral("N"));
-    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recording to show (as --open)."), QStringLiteral("[FILE]"));
+    const QCommandLineOption compare({QStringLiteral("compare")}, QStringLiteral("Compare two recorded runs: --compare A B, each a recording (its last run) or FILE:RUN."), QStringLiteral("A"));
+    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run, compare});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recording to show (as --open); with --compare, run B."), QStringLiteral("[FILE]"));
 
     ParseResult result;
     if (!parser.parse(arguments))
@@ -58,13 +68,16 @@ ParseResult parse_command_line(const QStringList& arguments) {
     if (parser.isSet(help)) return {std::nullopt, 0, parser.helpText()};
     if (parser.isSet(version)) return {std::nullopt, 0, QStringLiteral("pinscope " PINSCOPE_VERSION)};
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open)))
+    const bool comparing = parser.isSet(compare);
+    if (comparing && positional.size() != 1)
+        return {std::nullopt, kUsageError, QStringLiteral("--compare takes two runs: --compare A B, each a recording (its last run) or FILE:RUN")};
+    if (!comparing && (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open))))
         return {std::nullopt, kUsageError,
                 QStringLiteral("unexpected argument: %1 (one recording at a time)")
                     .arg(QString::fromStdString(printable(positional.back().toStdString())))};
 
     CommandLine line;
-    line.recording = positional.isEmpty() ? parser.value(open) : positional.front();
+    line.recording = positional.isEmpty() || comparing ? parser.value(open) : positional.front();
     line.screenshot = parser.value(screenshot);
     line.config = parser.value(config);
     line.csv_dir = parser.value(csv);
@@ -105,14 +118,24 @@ ParseResult parse_command_line(const QStringList& arguments) {
         if (line.recording.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--run goes with a recording (--open FILE)")};
         line.run = number;
     }
+    if (comparing) {
+        if (parser.isSet(open) || parser.isSet(run) || !line.config.isEmpty() || parser.isSet(after) || parser.isSet(csv) || parser.isSet(trace))
+            return {std::nullopt, kUsageError,
+                    QStringLiteral("--compare shows two recorded runs: --open, --run, --config, --after, --csv and --trace do not go with it")};
+        // Each run checked as pinscope-cli compare checks it, before the window opens.
+        try {
+            line.compare = std::pair{recorded_run(parser.value(compare)), recorded_run(positional.front())};
+        } catch (const std::exception& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
     if (!line.recording.isEmpty()) {
         if (!line.config.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--config and a recording: give one")};
         if (parser.isSet(after)) return {std::nullopt, kUsageError, QStringLiteral("--after goes with a run, not a recording: its screenshot shows the whole recorded run")};
         // A file that is not a recording, or has no such run, is bad input: said before the window opens.
         try {
             const RecordingReader reader(line.recording.toStdString());
-            if (line.run) reader.run(*line.run);
-            else if (reader.runs().empty()) throw RecordingError(printable_path(line.recording.toStdString()) + ": the recording holds no run yet");
+            pick_run(reader, line.run.value_or(0));
         } catch (const std::exception& e) {
             return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
         }

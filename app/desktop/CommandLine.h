@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/record/RunReference.h"
 
 namespace pinscope::desktop {
 
@@ -26,6 +28,7 @@ struct CommandLine {
     QString view = QStringLiteral("live");  // the tab shown: "live" or "numa"
     QString recording;                 // a recording to show instead of starting a run
     std::optional<std::int64_t> run;   // its run number; unset: its last run
+    std::optional<std::pair<RunReference, RunReference>> compare;  // --compare A B: two recorded runs
     bool headless() const { return !screenshot.isEmpty(); }
 };
 

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     window.show_tab(line.view);
     window.show();
     if (!line.recording.isEmpty()) window.open_recording(line.recording, line.run);
+    if (line.compare) window.open_comparison(line.compare->first, line.compare->second);
     // Ctrl-C or SIGTERM: stop the run and close as the window's own close would, then exit 130 / 143.
     const pinscope::desktop::InterruptWatch interrupt([&] {
         window.close();

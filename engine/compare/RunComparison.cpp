@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/metrics/Median.h"
+#include "engine/text/TextFormat.h"
 #include "engine/text/Units.h"
 
 namespace pinscope {
@@ -16,6 +17,13 @@ double nearest_rank(const std::vector<double>& sorted, double q) {
     if (sorted.empty()) return 0;
     const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
     return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+// The CLI's decimals, kept for the window: percentages to 0.1, rates and seconds to 0.01, counts whole.
+int decimals_for(const FigureComparison& figure) {
+    if (figure.unit == "%") return 1;
+    if (figure.unit == "GB/s" || figure.unit == "s") return 2;
+    return figure.name == "batches" || figure.name == "reconfigurations" || figure.name == "page-locked allocations" ? 0 : 1;
 }
 
 std::string device_text(const RunSummary& s) {
@@ -57,33 +65,60 @@ std::optional<double> FigureComparison::ratio() const {
     return b / a;
 }
 
-std::vector<StageDurations> stage_durations(const std::vector<Span>& spans) {
-    std::array<std::vector<double>, kStageCount> by_stage;
-    for (const Span& span : spans)
-        by_stage[static_cast<std::size_t>(span.stage)].push_back(static_cast<double>(span.duration()) / 1e3);
+void StageDurationSamples::add(const std::vector<Span>& spans) {
+    for (const Span& span : spans) {
+        const auto stage = static_cast<std::size_t>(span.stage);
+        if (stage >= us_.size()) continue;  // a stage this build does not know (a damaged recording is refused earlier)
+        us_[stage].push_back(static_cast<double>(span.duration()) / 1e3);
+    }
+    if (!spans.empty()) sorted_ = false;
+}
+
+void StageDurationSamples::clear() {
+    for (std::vector<double>& us : us_) us.clear();
+    sorted_ = true;
+}
+
+std::size_t StageDurationSamples::size() const {
+    std::size_t n = 0;
+    for (const std::vector<double>& us : us_) n += us.size();
+    return n;
+}
+
+std::vector<StageDurations> StageDurationSamples::durations() {
+    if (!sorted_)
+        for (std::vector<double>& us : us_) std::sort(us.begin(), us.end());
+    sorted_ = true;
     std::vector<StageDurations> result;
-    for (std::size_t i = 0; i < by_stage.size(); ++i) {
-        std::vector<double>& us = by_stage[i];
+    for (std::size_t i = 0; i < us_.size(); ++i) {
+        const std::vector<double>& us = us_[i];
         if (us.empty()) continue;
-        std::sort(us.begin(), us.end());
         result.push_back({static_cast<Stage>(i), us.size(), median(us), nearest_rank(us, 0.95)});
     }
     return result;
 }
 
+std::vector<StageDurations> stage_durations(const std::vector<Span>& spans) {
+    StageDurationSamples samples;
+    samples.add(spans);
+    return samples.durations();
+}
+
 RunComparison compare_runs(const RunRecord& a, const RunRecord& b) {
+    return compare_runs(a.summary, b.summary, stage_durations(a.spans), stage_durations(b.spans));
+}
+
+RunComparison compare_runs(const RunSummary& a, const RunSummary& b, const std::vector<StageDurations>& x,
+                           const std::vector<StageDurations>& y) {
     RunComparison comparison;
-    if (device_text(a.summary) != device_text(b.summary))
-        comparison.differences.push_back("device: " + device_text(a.summary) + " -> " + device_text(b.summary));
-    if (a.summary.host != b.summary.host)
-        comparison.differences.push_back("host: " + to_string(a.summary.host) + " -> " + to_string(b.summary.host));
-    for (std::string& line : describe_changes(a.summary.config, b.summary.config)) {
+    if (device_text(a) != device_text(b))
+        comparison.differences.push_back("device: " + device_text(a) + " -> " + device_text(b));
+    if (a.host != b.host) comparison.differences.push_back("host: " + to_string(a.host) + " -> " + to_string(b.host));
+    for (std::string& line : describe_changes(a.config, b.config)) {
         if (line.starts_with("device:")) continue;  // said above, as the runs resolved it
         comparison.differences.push_back(std::move(line));
     }
-    comparison.figures = figures_of(a.summary, b.summary);
-    const std::vector<StageDurations> x = stage_durations(a.spans);
-    const std::vector<StageDurations> y = stage_durations(b.spans);
+    comparison.figures = figures_of(a, b);
     for (int i = 0; i < kStageCount; ++i) {
         const auto stage = static_cast<Stage>(i);
         const auto find = [&](const std::vector<StageDurations>& list) {
@@ -94,6 +129,28 @@ RunComparison compare_runs(const RunRecord& a, const RunRecord& b) {
         if (row.a.count > 0 || row.b.count > 0) comparison.stages.push_back(row);
     }
     return comparison;
+}
+
+std::string figure_text(const FigureComparison& figure, double value) {
+    return format_fixed(value, decimals_for(figure)) + (figure.unit.empty() ? "" : " " + figure.unit);
+}
+
+std::string figure_delta_text(const FigureComparison& figure) {
+    const double delta = figure.delta();
+    std::string text = figure_text(figure, delta);
+    // A difference too small for the decimals shown is none: "0.00", not "-0.00" or "+0.00".
+    if (text.find_first_of("123456789") >= text.find(' ')) return text[0] == '-' ? text.substr(1) : text;
+    return (delta > 0 ? "+" : "") + text;
+}
+
+std::string figure_ratio_text(const FigureComparison& figure) {
+    const auto ratio = figure.ratio();
+    return ratio ? format_fixed(*ratio, 2) + "x" : "-";
+}
+
+std::string stage_ratio_text(const StageComparison& stage) {
+    const bool both = stage.a.count > 0 && stage.b.count > 0 && stage.a.median_us > 0;
+    return both ? format_fixed(stage.b.median_us / stage.a.median_us, 2) + "x" : "-";
 }
 
 }  // namespace pinscope

@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -124,7 +125,9 @@ void MainWindow::build_layout() {
     banner_row->addWidget(run_again_);
     layout->addLayout(banner_row);
     layout->addWidget(tabs_, 1);
-    setCentralWidget(central);
+    pages_ = new QStackedWidget;
+    pages_->addWidget(central);
+    setCentralWidget(pages_);
 
     status_ = new QLabel;
     statusBar()->addPermanentWidget(status_);
@@ -189,6 +192,9 @@ void MainWindow::build_actions() {
     QAction* open_recording = file->addAction(QStringLiteral("Open recording…"));
     open_recording->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(open_recording, &QAction::triggered, this, &MainWindow::choose_recording);
+    QAction* compare = file->addAction(QStringLiteral("Compare with…"));
+    compare->setToolTip(QStringLiteral("Two recorded runs side by side: timelines, plots and every figure"));
+    connect(compare, &QAction::triggered, this, &MainWindow::choose_comparison);
     QAction* save = file->addAction(QStringLiteral("Save configuration…"));
     save->setShortcut(QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save_config_file);

@@ -19,12 +19,18 @@ class QAction;
 class QLabel;
 class QPushButton;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
+
+namespace pinscope {
+struct RunReference;
+}
 
 namespace pinscope::ui {
 
 class AppSettings;
 class BandwidthView;
+class ComparisonView;
 class ControlPanel;
 class DeviceBanner;
 class ExportActions;
@@ -67,6 +73,13 @@ public:
     // read-only, until "Run this again here". False, and the error reported, when the file is not
     // a recording this pinscope reads or has no such run.
     bool open_recording(const QString& path, std::optional<std::int64_t> run = std::nullopt);
+    // Shows two recorded runs side by side in place of the window's tabs, until close_comparison
+    // (ui/window/MainWindowComparison.cpp). False, and the error reported, when either is not a
+    // recorded run this pinscope reads.
+    bool open_comparison(const RunReference& a, const RunReference& b);
+    void close_comparison();
+    // The comparison shown; null when none is.
+    ComparisonView* comparison() const { return comparison_; }
     // Runs the recorded run's configuration here (the GPU it ran on if this machine has it, else
     // this machine's default device).
     bool run_recorded_again();
@@ -110,6 +123,7 @@ private:
     void report_error(const QString& title, const QString& text);
     void load_config_file();
     void choose_recording();
+    void choose_comparison();
     // The recorded run shown, once its frames are in: the whole run in view, the controls read-only.
     void show_recorded(const RunFrame& frame);
     // From a recorded run shown to its configuration in the controls, editable; false when no
@@ -138,6 +152,8 @@ private:
     QSplitter* splitter_ = nullptr;
     QPushButton* run_again_ = nullptr;  // beside the banner while a recorded run is shown
     QTabWidget* tabs_ = nullptr;
+    QStackedWidget* pages_ = nullptr;        // the window's own page, or a comparison
+    ComparisonView* comparison_ = nullptr;
     ExportActions* exports_ = nullptr;
     QLabel* status_ = nullptr;
     QAction* start_stop_ = nullptr;
