@@ -81,6 +81,7 @@ int run_headless(const CommandLine& line) {
     if (line.compare) {
         // Both runs whole, once both are in.
         if (!window.open_comparison(line.compare->first, line.compare->second)) return 1;
+        window.resize(line.size);  // without the configuration beside it, the comparison fits sizes the run's window does not
         if (window.comparison()->runs_in()) QTimer::singleShot(0, &window, finish);
         else QObject::connect(window.comparison(), &ui::ComparisonView::runsIn, &window, [&] { QTimer::singleShot(0, &window, finish); });
     } else if (!line.recording.isEmpty()) {

@@ -20,6 +20,9 @@ ComparedSeriesPlot::ComparedSeriesPlot(const QString& title, const QString& unit
         lines_[side_index(side)] = graph;
     }
     set_run_names(QStringLiteral("A"), QStringLiteral("B"));
+    // The runs' names one above the other: side by side, two long file names would make the plot wide.
+    legend->setWrap(1);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     set_frozen(true);  // the runs are whole: pan and zoom from the start
     fit_value_axes();
 }
@@ -46,6 +49,10 @@ void ComparedSeriesPlot::set_run_names(const QString& a, const QString& b) {
 QCPAxis* ComparedSeriesPlot::time_axis(RunSide side) const { return lines_[side_index(side)]->keyAxis(); }
 
 QCPGraph* ComparedSeriesPlot::line(RunSide side) const { return lines_[side_index(side)]; }
+
+void ComparedSeriesPlot::resizeEvent(QResizeEvent* event) {
+    QCustomPlot::resizeEvent(event);  // not TimeSeriesPlot's, which puts the legend's names side by side
+}
 
 void ComparedSeriesPlot::fit_value_axes() {
     // Each line over what its own time axis shows.

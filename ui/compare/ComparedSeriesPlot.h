@@ -41,6 +41,7 @@ public:
 protected:
     void take_values(const RunFrame& frame) override;
     void fit_value_axes() override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     class Input : public FrameView {

@@ -33,9 +33,10 @@ bool MainWindow::open_comparison(const RunReference& a, const RunReference& b) {
     close_comparison();
     comparison_ = new ComparisonView(options_.feed);
     connect(comparison_, &ComparisonView::closeRequested, this, &MainWindow::close_comparison);
+    // The configuration goes first, so that the window need not grow to hold both.
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("configuration"))) dock->hide();
     pages_->addWidget(comparison_);
     pages_->setCurrentWidget(comparison_);
-    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("configuration"))) dock->hide();
     comparison_->show_runs(std::move(sources[0]), std::move(sources[1]));
     return true;
 }
