@@ -55,7 +55,10 @@ RecordingTables::RecordingTables(std::shared_ptr<SqliteDatabase> db, std::string
 
 void RecordingTables::throw_for(const SqliteError& error) const { throw_unreadable(path_, error); }
 
-void RecordingTables::damaged(const std::string& what) const { throw RecordingError(name_ + ": damaged: " + what); }
+// `what` may quote the file (a JSON parser's message, a name it holds): echoed as input.
+void RecordingTables::damaged(const std::string& what) const {
+    throw RecordingError(name_ + ": damaged: " + printable(what, 4 * kEchoChars));
+}
 
 // The file's names for the codes it uses, matched to this pinscope's by name; a name it does not
 // know stays out, and a row using its code is refused.
