@@ -166,6 +166,12 @@ private slots:
         QVERIFY(std::abs(plot.time_axis(RunSide::B)->range().lower - (plot.time_axis(RunSide::A)->range().lower + expected)) < 1e-9);
         QVERIFY(view.timeline(RunSide::B).xAxis->label().contains(QStringLiteral("batch 40")));
 
+        // Clicking a span of another batch highlights it in both runs and lines them up there.
+        view.timeline(RunSide::A).select_batch(60, a_->record.origin + batch_start(a_->record, 60));
+        QCOMPARE(view.timeline(RunSide::B).selected_batch(), std::optional<std::uint64_t>(60));
+        QCOMPARE(view.aligned_batch(), std::optional<std::uint64_t>(60));
+        QVERIFY(view.align_at_batch(batch));
+
         QVERIFY(!view.align_at_batch(10'000'000));  // in neither run
         QCOMPARE(view.aligned_batch(), std::optional<std::uint64_t>(batch));
         view.align_at_start();

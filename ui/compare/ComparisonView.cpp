@@ -145,11 +145,12 @@ QWidget* ComparisonView::build_controls() {
     align_ = new QComboBox;
     align_->addItems({QStringLiteral("their starts"), QStringLiteral("the start of batch")});
     align_->setToolTip(QStringLiteral("Where B's timeline and lines meet A's: both runs from their start, or both from "
-                                      "where the chosen batch began in each (click a span to choose its batch)"));
+                                      "where the chosen batch began in each (click a span to line up at its batch)"));
     layout->addWidget(align_);
     batch_ = new QSpinBox;
     batch_->setRange(0, std::numeric_limits<int>::max());
     batch_->setEnabled(false);
+    batch_->setKeyboardTracking(false);  // typing 150 lines up at 150, not at 1 and 15 on the way
     batch_->setMinimumWidth(90);
     layout->addWidget(batch_);
     align_note_ = new QLabel;
@@ -274,8 +275,10 @@ void ComparisonView::batch_selected(RunSide side, std::optional<std::uint64_t> b
     const RunSide other = side == RunSide::A ? RunSide::B : RunSide::A;
     const auto start = batch ? model_.batch_start(other, *batch) : std::nullopt;
     timeline(other).select_batch(start ? batch : std::nullopt, start ? origins_[static_cast<std::size_t>(side_index(other))] + *start : 0);
-    // The batch clicked is the one to line up at, once asked for.
-    if (batch && *batch <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    // The batch clicked is the one to line up at: at once when lining up at a batch, else once asked for.
+    if (batch && align_->currentIndex() == 1) {
+        align_at_batch(*batch);
+    } else if (batch && *batch <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
         const QSignalBlocker quiet(batch_);
         batch_->setValue(static_cast<int>(*batch));
     }
