@@ -16,8 +16,11 @@
 namespace pinscope::cli {
 namespace {
 
+// What the comparison needs of a run: its summary and its stages' durations, not its spans.
 struct LoadedRun {
-    RecordedRun run;
+    RecordedRunInfo info;
+    RunSummary summary;
+    std::vector<StageDurations> stages;
     std::string label;  // "run 2 of a.pinscope"
 };
 
@@ -25,12 +28,12 @@ LoadedRun load(const std::string& text) {
     const RunReference ref = parse_run_reference(text);
     const RecordingReader reader(ref.path);
     const std::int64_t id = pick_run(reader, ref.run);
-    return {reader.load(id), run_label(ref.path, id)};
+    return {reader.run(id), reader.summary(id), reader.stage_durations(id), run_label(ref.path, id)};
 }
 
 void print_run(const char* name, const LoadedRun& loaded) {
-    const RecordedRunInfo& info = loaded.run.info;
-    const DeviceInfo& device = loaded.run.record.summary.device;
+    const RecordedRunInfo& info = loaded.info;
+    const DeviceInfo& device = loaded.summary.device;
     std::cout << name << "  " << loaded.label << ": " << to_string(device.kind) << " "
               << printable(device.kind == DeviceKind::Cuda ? device.name : device.profile) << ", host "
               << printable(info.host_name) << ", " << printable(info.started_utc)
@@ -50,7 +53,7 @@ bool CompareCommand::selected() const { return command_->parsed(); }
 int CompareCommand::execute() const {
     const LoadedRun a = load(a_);
     const LoadedRun b = load(b_);
-    const RunComparison comparison = compare_runs(a.run.record, b.run.record);
+    const RunComparison comparison = compare_runs(a.summary, b.summary, a.stages, b.stages);
     print_run("A", a);
     print_run("B", b);
 

@@ -66,12 +66,14 @@ std::optional<double> FigureComparison::ratio() const {
 }
 
 void StageDurationSamples::add(const std::vector<Span>& spans) {
-    for (const Span& span : spans) {
-        const auto stage = static_cast<std::size_t>(span.stage);
-        if (stage >= us_.size()) continue;  // a stage this build does not know (a damaged recording is refused earlier)
-        us_[stage].push_back(static_cast<double>(span.duration()) / 1e3);
-    }
-    if (!spans.empty()) sorted_ = false;
+    for (const Span& span : spans) add(span.stage, span.duration());
+}
+
+void StageDurationSamples::add(Stage stage, TimeNs duration) {
+    const auto index = static_cast<std::size_t>(stage);
+    if (index >= us_.size()) return;  // a stage this build does not know (a damaged recording is refused earlier)
+    us_[index].push_back(static_cast<double>(duration) / 1e3);
+    sorted_ = false;
 }
 
 void StageDurationSamples::clear() {

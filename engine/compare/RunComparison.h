@@ -45,6 +45,7 @@ struct RunComparison {
 class StageDurationSamples {
 public:
     void add(const std::vector<Span>& spans);
+    void add(Stage stage, TimeNs duration);
     void clear();
     std::size_t size() const;
     // Each stage's count, median and p95 (nearest rank) over what was added, in Stage order, only

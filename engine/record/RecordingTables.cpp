@@ -228,6 +228,21 @@ std::vector<Span> RecordingTables::spans_in_recorded_order(std::int64_t id, Time
     });
 }
 
+void RecordingTables::add_span_durations(std::int64_t id, StageDurationSamples& samples) {
+    guarded([&] {
+        SqliteStatement select = db_->prepare("SELECT stage, start_ns, end_ns FROM spans WHERE run_id = ?1");
+        select.bind(1, id);
+        while (select.step()) {
+            const auto stage = stages_.find(select.integer(0));
+            if (stage == stages_.end()) damaged("a span of a lane or stage this pinscope does not know");
+            const TimeNs start = select.integer(1);
+            const TimeNs end = select.integer(2);
+            if (out_of_range(start) || out_of_range(end)) damaged("a span's time is out of range");
+            samples.add(stage->second, end - start);
+        }
+    });
+}
+
 std::vector<Span> RecordingTables::spans_by_end(std::int64_t id, TimeNs origin, SpanCursor& after, TimeNs until,
                                                 std::size_t limit) {
     return guarded([&] {

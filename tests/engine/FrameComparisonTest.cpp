@@ -75,6 +75,19 @@ TEST(FrameComparison, FromFramesGivesTheFiguresAndStagesTheCliGivesFromTheWholeR
         EXPECT_EQ(figure_delta_text(shown.figures[i]), figure_delta_text(cli.figures[i])) << cli.figures[i].name;
         EXPECT_EQ(figure_ratio_text(shown.figures[i]), figure_ratio_text(cli.figures[i])) << cli.figures[i].name;
     }
+    // What pinscope-cli compare reads instead of the spans gives the same stages.
+    for (const std::int64_t id : {1, 2}) {
+        const auto read = reader.stage_durations(id);
+        const auto from_spans = stage_durations(reader.load(id).record.spans);
+        ASSERT_EQ(read.size(), from_spans.size());
+        for (std::size_t i = 0; i < read.size(); ++i) {
+            EXPECT_EQ(read[i].stage, from_spans[i].stage);
+            EXPECT_EQ(read[i].count, from_spans[i].count);
+            EXPECT_EQ(read[i].median_us, from_spans[i].median_us);
+            EXPECT_EQ(read[i].p95_us, from_spans[i].p95_us);
+        }
+    }
+    EXPECT_THROW(reader.stage_durations(3), RecordingError);
     ASSERT_EQ(shown.stages.size(), cli.stages.size());
     for (std::size_t i = 0; i < cli.stages.size(); ++i) {
         EXPECT_EQ(shown.stages[i].stage, cli.stages[i].stage);
