@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/BuildConfig.h"
+#include "app/desktop/DesktopOptions.h"
+#include "engine/about/ProgramInfo.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
+#include "engine/lesson/LessonLoader.h"
 #include "engine/numa/NumaPlan.h"
 #include "engine/record/RecordingReader.h"
 #include "engine/text/UntrustedText.h"
@@ -40,25 +42,20 @@ RunReference recorded_run(const QString& text) {
 
 ParseResult parse_command_line(const QStringList& arguments) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("pinscope: watch batches travel from host memory to the GPU, the way PyTorch's DataLoader "
-                       "moves them.\nWith no options the window opens. With --screenshot it runs headless: starts a "
-                       "run, waits, saves the window as PNG, SVG or PDF, writes the exports asked for, and exits."));
+    parser.setApplicationDescription(QString::fromUtf8(kDesktopDescription));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption screenshot({QStringLiteral("screenshot")}, QStringLiteral("Save the window to FILE (.png, .svg, .pdf) and exit."), QStringLiteral("FILE"));
-    const QCommandLineOption after({QStringLiteral("after")}, QStringLiteral("Seconds to run before the screenshot (default 3)."), QStringLiteral("SECONDS"), QStringLiteral("3"));
-    const QCommandLineOption config({QStringLiteral("config")}, QStringLiteral("Configuration JSON (the keys of pinscope-cli --config)."), QStringLiteral("FILE"));
-    const QCommandLineOption csv({QStringLiteral("csv")}, QStringLiteral("With --screenshot: write spans.csv, counters.csv, numa.csv and summary.json into DIR."), QStringLiteral("DIR"));
-    const QCommandLineOption trace({QStringLiteral("trace")}, QStringLiteral("With --screenshot: write the Chrome trace JSON to FILE."), QStringLiteral("FILE"));
-    const QCommandLineOption scale({QStringLiteral("scale")}, QStringLiteral("Device pixel ratio of a PNG screenshot, e.g. 2 for high-DPI (default 1)."), QStringLiteral("FACTOR"), QStringLiteral("1"));
-    const QCommandLineOption size({QStringLiteral("size")}, QStringLiteral("Window size for the screenshot (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption view({QStringLiteral("view")}, QStringLiteral("The tab to show: live (timeline and plots) or numa (the NUMA view). Default live."), QStringLiteral("TAB"), QStringLiteral("live"));
-    const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Show a recording (pinscope-cli run --record) instead of starting a run; the same as giving the FILE alone."), QStringLiteral("FILE"));
-    const QCommandLineOption run({QStringLiteral("run")}, QStringLiteral("With a recording: the run to show, by its number (pinscope-cli runs FILE); default the last."), QStringLiteral("N"));
-    const QCommandLineOption compare({QStringLiteral("compare")}, QStringLiteral("Compare two recorded runs: --compare A B, each a recording (its last run) or FILE:RUN."), QStringLiteral("A"));
-    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run, compare});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recording to show (as --open); with --compare, run B."), QStringLiteral("[FILE]"));
+    for (const DesktopOption& option : kDesktopOptions)
+        parser.addOption(QCommandLineOption({QString::fromUtf8(option.name)}, QString::fromUtf8(option.help),
+                                            QString::fromUtf8(option.value_name), QString::fromUtf8(option.default_value)));
+    parser.addPositionalArgument(QString::fromUtf8(kDesktopRecordingArgument.name), QString::fromUtf8(kDesktopRecordingArgument.help),
+                                 QString::fromUtf8(kDesktopRecordingArgument.value_name));
+    // The options by name (kDesktopOptions).
+    const QString screenshot = QStringLiteral("screenshot"), after = QStringLiteral("after"), config = QStringLiteral("config"),
+                  csv = QStringLiteral("csv"), trace = QStringLiteral("trace"), scale = QStringLiteral("scale"),
+                  size = QStringLiteral("size"), view = QStringLiteral("view"), open = QStringLiteral("open"),
+                  run = QStringLiteral("run"), lesson = QStringLiteral("lesson"), step = QStringLiteral("step"),
+                  handout = QStringLiteral("handout"), presenter = QStringLiteral("presenter");
 
     ParseResult result;
     if (!parser.parse(arguments))
@@ -66,7 +63,7 @@ ParseResult parse_command_line(const QStringList& arguments) {
                 QString::fromStdString(printable(parser.errorText().toStdString(), 2 * kEchoChars)) +
                     QStringLiteral("\n\n") + parser.helpText()};
     if (parser.isSet(help)) return {std::nullopt, 0, parser.helpText()};
-    if (parser.isSet(version)) return {std::nullopt, 0, QStringLiteral("pinscope " PINSCOPE_VERSION)};
+    if (parser.isSet(version)) return {std::nullopt, 0, QString::fromStdString(version_text("pinscope"))};
     const QStringList positional = parser.positionalArguments();
     const bool comparing = parser.isSet(compare);
     if (comparing && positional.size() != 1)
@@ -119,9 +116,11 @@ ParseResult parse_command_line(const QStringList& arguments) {
         line.run = number;
     }
     if (comparing) {
-        if (parser.isSet(open) || parser.isSet(run) || !line.config.isEmpty() || parser.isSet(after) || parser.isSet(csv) || parser.isSet(trace))
+        if (parser.isSet(open) || parser.isSet(run) || !line.config.isEmpty() || parser.isSet(after) || parser.isSet(csv) ||
+            parser.isSet(trace) || parser.isSet(lesson))
             return {std::nullopt, kUsageError,
-                    QStringLiteral("--compare shows two recorded runs: --open, --run, --config, --after, --csv and --trace do not go with it")};
+                    QStringLiteral("--compare shows two recorded runs: --open, --run, --config, --after, --csv, --trace and "
+                                   "--lesson do not go with it")};
         // Each run checked as pinscope-cli compare checks it, before the window opens.
         try {
             line.compare = std::pair{recorded_run(parser.value(compare)), recorded_run(positional.front())};
@@ -138,6 +137,33 @@ ParseResult parse_command_line(const QStringList& arguments) {
             pick_run(reader, line.run.value_or(0));
         } catch (const std::exception& e) {
             return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
+    line.presenter = parser.isSet(presenter);
+    line.lesson = parser.value(lesson);
+    line.handout = parser.value(handout);
+    if ((parser.isSet(step) || parser.isSet(handout)) && line.lesson.isEmpty())
+        return {std::nullopt, kUsageError, QStringLiteral("--step and --handout go with --lesson")};
+    if (!line.lesson.isEmpty()) {
+        if (!line.recording.isEmpty() || !line.config.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--lesson sets each step's configuration: give it without --config or a recording")};
+        if (parser.isSet(after) || parser.isSet(csv) || parser.isSet(trace))
+            return {std::nullopt, kUsageError, QStringLiteral("--after, --csv and --trace go with a plain run, not --lesson: each step runs for its set time")};
+        if (!line.handout.isEmpty() && !line.handout.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+            return refuse(QStringLiteral("--handout"), line.handout, "a file name ending in .pdf");
+        if (!line.handout.isEmpty() && !line.screenshot.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--handout and --screenshot: give one")};
+        std::size_t steps = 0;
+        try {
+            steps = load_lesson(line.lesson.toStdString()).steps.size();
+        } catch (const LessonError& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+        if (parser.isSet(step)) {
+            const qlonglong number = parser.value(step).toLongLong(&ok);
+            if (!ok || number < 1 || static_cast<std::size_t>(number) > steps)
+                return refuse(QStringLiteral("--step"), parser.value(step), "a step of the lesson, from 1 to " + std::to_string(steps));
+            line.step = static_cast<std::size_t>(number);
         }
     }
     if (!line.config.isEmpty()) {

@@ -13,6 +13,7 @@ RunFeed::RunFeed(FeedOptions options, QObject* parent)
       runner_([this] {
           RunnerOptions runner_options;
           runner_options.frames = true;
+          runner_options.recorder = options_.recorder;
           // Called on engine threads: hand the text to the GUI thread and return at once.
           runner_options.messages = [this](Severity severity, const std::string& text) {
               QMetaObject::invokeMethod(

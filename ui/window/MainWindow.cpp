@@ -21,12 +21,14 @@
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
 #include "engine/runner/RunPreview.h"
+#include "ui/about/AboutDialog.h"
 #include "ui/bandwidth/BandwidthPlot.h"
 #include "ui/bandwidth/BandwidthView.h"
 #include "ui/controls/ConfigChanges.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/export/ExportActions.h"
+#include "ui/lessons/LessonRecorder.h"
 #include "ui/numa/NumaView.h"
 #include "ui/numa/NumaViewModel.h"
 #include "ui/plots/FootprintPlot.h"
@@ -46,13 +48,15 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
       settings_(std::make_unique<AppSettings>(options.persistent_settings)),
-      feed_(options.feed),
+      lesson_recorder_(std::make_shared<LessonRecorder>()),
+      feed_(with_recorder(options.feed, lesson_recorder_)),
       numa_model_(std::make_unique<NumaViewModel>()) {
     setWindowTitle(QStringLiteral("pinscope"));
     build_layout();
     exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
     frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_};
     build_actions();
+    build_lessons();
     wire_feed();
     if (const auto config = settings_->last_config()) controls_->set_config(*config);
     banner_->show_selected(controls_->config());
@@ -69,7 +73,7 @@ MainWindow::~MainWindow() { feed_.stop(); }
 
 void MainWindow::build_layout() {
     controls_ = new ControlPanel;
-    auto* dock = new QDockWidget(QStringLiteral("Configuration"), this);
+    auto* dock = config_dock_ = new QDockWidget(QStringLiteral("Configuration"), this);
     dock->setObjectName(QStringLiteral("configuration"));
     dock->setWidget(controls_);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
@@ -235,6 +239,8 @@ void MainWindow::build_actions() {
     QAction* keys = help->addAction(QStringLiteral("Keyboard shortcuts"));
     keys->setShortcut(QKeySequence::HelpContents);
     connect(keys, &QAction::triggered, this, &MainWindow::show_shortcuts);
+    QAction* about = help->addAction(QStringLiteral("About pinscope"));
+    connect(about, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
 
     bar->addAction(start_stop_);
     bar->addAction(freeze_);
@@ -455,6 +461,7 @@ void MainWindow::show_shortcuts() {
                        "<tr><td><b>Ctrl+E</b></td><td>Export spans and counters (CSV)</td></tr>"
                        "<tr><td><b>Ctrl+T</b></td><td>Export the Chrome trace (Perfetto)</td></tr>"
                        "<tr><td><b>Ctrl+O / Ctrl+S</b></td><td>Open / save a configuration</td></tr>"
+                       "<tr><td><b>F11</b></td><td>Presenter mode: large type, only what the lesson's step needs</td></tr>"
                        "</table>")
             .arg(plots().size()));
 }

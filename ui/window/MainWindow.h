@@ -12,10 +12,12 @@
 #include <optional>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/lesson/Lesson.h"
 #include "ui/adapter/FrameView.h"
 #include "ui/adapter/RunFeed.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QPushButton;
 class QSplitter;
@@ -23,6 +25,7 @@ class QStackedWidget;
 class QTabWidget;
 
 namespace pinscope {
+class RecordingWriter;
 struct RunReference;
 }
 
@@ -36,6 +39,9 @@ class DeviceBanner;
 class ExportActions;
 class FootprintPlot;
 class InFlightPlot;
+class LessonNumbers;
+class LessonPanel;
+class LessonRecorder;
 class MetricsPanel;
 class NumaView;
 class NumaViewModel;
@@ -96,6 +102,20 @@ public:
     // The Bandwidth tab; null when this build has no bandwidth sweep.
     BandwidthView* bandwidth() const { return bandwidth_; }
     NumaView& numa_view() const { return *numa_view_; }
+
+    // Lessons (MainWindowLessons.cpp): opens a built-in lesson by name or a lesson file in the
+    // Lessons panel; false, and the error reported, when it is not a valid lesson.
+    bool open_lesson(const QString& name_or_path);
+    LessonPanel& lesson_panel() const { return *lesson_panel_; }
+    LessonNumbers& lesson_numbers() const { return *lesson_numbers_; }
+    // Where each lesson step's run is kept (a recording, one run per step); empty: a new file under
+    // the application's data folder for each lesson opened (none when settings are not persistent).
+    void set_lesson_recording(const QString& path);
+    QString lesson_recording() const { return lesson_recording_path_; }
+    // Presenter mode (View > Presenter, F11): large type, thick lines, the colour-blind-safe stage
+    // palette, and only the lanes, plots and numbers the lesson's step names.
+    void set_presenter(bool on);
+    bool presenter() const { return presenter_; }
     // Brings a tab to the front: "live" or "numa"; anything else is left alone.
     void show_tab(const QString& name);
     QTabWidget& tabs() const { return *tabs_; }
@@ -131,9 +151,16 @@ private:
     bool leave_recorded();
     void save_config_file();
     void show_shortcuts();
+    static FeedOptions with_recorder(FeedOptions feed, std::shared_ptr<RunRecorder> recorder);
+    void build_lessons();
+    void choose_lesson_file();
+    void run_lesson_step(const LoaderConfig& config);
+    void lesson_run_ended();
+    void show_lesson_highlight(const Highlight& highlight);
 
     WindowOptions options_;
     std::unique_ptr<AppSettings> settings_;
+    std::shared_ptr<LessonRecorder> lesson_recorder_;  // before feed_: the feed's engine is given it
     RunFeed feed_;
     ControlPanel* controls_ = nullptr;
     DeviceBanner* banner_ = nullptr;
@@ -154,11 +181,23 @@ private:
     QTabWidget* tabs_ = nullptr;
     QStackedWidget* pages_ = nullptr;        // the window's own page, or a comparison
     ComparisonView* comparison_ = nullptr;
+    std::vector<QDockWidget*> docks_under_comparison_;  // hidden while it shows, shown again after
     ExportActions* exports_ = nullptr;
     QLabel* status_ = nullptr;
     QAction* start_stop_ = nullptr;
     QAction* freeze_ = nullptr;
     QAction* whole_run_ = nullptr;
+    LessonPanel* lesson_panel_ = nullptr;
+    QDockWidget* lesson_dock_ = nullptr;
+    QDockWidget* config_dock_ = nullptr;
+    LessonNumbers* lesson_numbers_ = nullptr;
+    QAction* presenter_action_ = nullptr;
+    Highlight highlight_;
+    bool presenter_ = false;
+    bool lesson_run_ = false;        // the run going is a lesson step's
+    bool lesson_recording_set_ = false;  // set_lesson_recording was called: keep that file
+    QString lesson_recording_path_;
+    std::shared_ptr<RecordingWriter> lesson_recording_;
     static constexpr unsigned kPlotFrameDivider = 3;
     unsigned frames_ = 0;
 };

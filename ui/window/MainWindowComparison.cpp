@@ -33,8 +33,13 @@ bool MainWindow::open_comparison(const RunReference& a, const RunReference& b) {
     close_comparison();
     comparison_ = new ComparisonView(options_.feed);
     connect(comparison_, &ComparisonView::closeRequested, this, &MainWindow::close_comparison);
-    // The configuration goes first, so that the window need not grow to hold both.
-    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("configuration"))) dock->hide();
+    // The configuration (and a lesson) belong to the run shown, and go first, so that the window
+    // need not grow to hold both them and the comparison.
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        if (dock->isVisible()) {
+            docks_under_comparison_.push_back(dock);
+            dock->hide();
+        }
     pages_->addWidget(comparison_);
     pages_->setCurrentWidget(comparison_);
     comparison_->show_runs(std::move(sources[0]), std::move(sources[1]));
@@ -47,7 +52,8 @@ void MainWindow::close_comparison() {
     pages_->removeWidget(comparison_);
     comparison_->deleteLater();  // it may be what asked to close
     comparison_ = nullptr;
-    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("configuration"))) dock->show();
+    for (QDockWidget* dock : docks_under_comparison_) dock->show();
+    docks_under_comparison_.clear();
 }
 
 void MainWindow::choose_comparison() {
