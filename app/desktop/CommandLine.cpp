@@ -55,7 +55,8 @@ ParseResult parse_command_line(const QStringList& arguments) {
                   csv = QStringLiteral("csv"), trace = QStringLiteral("trace"), scale = QStringLiteral("scale"),
                   size = QStringLiteral("size"), view = QStringLiteral("view"), open = QStringLiteral("open"),
                   run = QStringLiteral("run"), lesson = QStringLiteral("lesson"), step = QStringLiteral("step"),
-                  handout = QStringLiteral("handout"), presenter = QStringLiteral("presenter");
+                  handout = QStringLiteral("handout"), presenter = QStringLiteral("presenter"),
+                  compare = QStringLiteral("compare");
 
     ParseResult result;
     if (!parser.parse(arguments))
