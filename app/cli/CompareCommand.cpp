@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/CompareCommand.h"
 
-#include <filesystem>
 #include <iostream>
-#include <limits>
 
 #include <CLI/CLI.hpp>
 
@@ -11,80 +9,42 @@
 #include "app/cli/TextTable.h"
 #include "engine/compare/RunComparison.h"
 #include "engine/record/RecordingReader.h"
+#include "engine/record/RunReference.h"
 #include "engine/text/TextFormat.h"
 #include "engine/text/UntrustedText.h"
 
 namespace pinscope::cli {
 namespace {
 
-struct RunRef {
-    std::string path;
-    std::int64_t run = 0;       // 0: the file's last
-    std::uint32_t segment = 0;  // 0: the whole run
-};
-
-bool all_digits(const std::string& text) {
-    return !text.empty() && text.size() <= 12 && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
-// "FILE", "FILE:RUN" or "FILE:RUN:SEGMENT"; a file whose own name ends in ":N" is taken whole.
-RunRef parse_ref(const std::string& text) {
-    if (std::filesystem::exists(text)) return {text, 0, 0};
-    std::vector<std::string> numbers;
-    std::string rest = text;
-    for (int i = 0; i < 2; ++i) {
-        const std::size_t colon = rest.rfind(':');
-        if (colon == std::string::npos || !all_digits(rest.substr(colon + 1))) break;
-        numbers.insert(numbers.begin(), rest.substr(colon + 1));
-        rest = rest.substr(0, colon);
-        if (std::filesystem::exists(rest)) break;
-    }
-    if (numbers.empty()) return {text, 0, 0};
-    RunRef ref{rest, std::stoll(numbers[0]), 0};
-    if (ref.run < 1) throw UsageError(printable(text) + ": a run number from 1 after the file's colon");
-    if (numbers.size() > 1) {
-        const long long segment = std::stoll(numbers[1]);
-        if (segment < 1 || segment > std::numeric_limits<std::uint32_t>::max())
-            throw UsageError(printable(text) + ": a segment number from 1 after the run's colon");
-        ref.segment = static_cast<std::uint32_t>(segment);
-    }
-    return ref;
-}
-
+// What the comparison needs of a run: its summary and its stages' durations, not its spans.
 struct LoadedRun {
-    RecordedRun run;
+    RecordedRunInfo info;
+    RunSummary summary;
+    std::vector<StageDurations> stages;
     std::string label;  // "run 2 of a.pinscope", "segment 3 of run 2 of a.pinscope"
 };
 
 LoadedRun load(const std::string& text) {
-    const RunRef ref = parse_ref(text);
+    const RunReference ref = parse_run_reference(text);
     const RecordingReader reader(ref.path);
-    std::int64_t id = ref.run;
-    if (id == 0) {
-        const std::vector<RecordedRunInfo> runs = reader.runs();
-        if (runs.empty()) throw UsageError(printable_path(ref.path) + ": the recording holds no run yet");
-        id = runs.back().id;
+    const std::int64_t id = pick_run(reader, ref.run);
+    LoadedRun loaded{reader.run(id), {}, {}, run_label(ref.path, id)};
+    if (ref.segment == 0) {
+        loaded.summary = reader.summary(id);
+        loaded.stages = reader.stage_durations(id);
+        return loaded;
     }
-    LoadedRun loaded{reader.load(id), {}};
-    loaded.label = "run " + std::to_string(id) + " of " + printable_path(ref.path);
-    if (ref.segment > 0) {
-        const std::size_t count = loaded.run.record.summary.segments.size();
-        if (ref.segment > count)
-            throw UsageError(printable(text) + ": run " + std::to_string(id) + " has " + std::to_string(count) +
-                             (count == 1 ? " segment" : " segments") + " (1 to " + std::to_string(count) + ")");
-        loaded.run.record = segment_record(loaded.run.record, ref.segment);
-        loaded.label = "segment " + std::to_string(ref.segment) + " of " + loaded.label;
-    }
+    // One segment: its spans are picked by when they ended, so the run is read whole.
+    const RecordedRun run = reader.load(id);
+    const std::size_t count = run.record.summary.segments.size();
+    if (ref.segment > count)
+        throw UsageError(printable(text) + ": run " + std::to_string(id) + " has " + std::to_string(count) +
+                         (count == 1 ? " segment" : " segments") + " (1 to " + std::to_string(count) + ")");
+    const RunRecord part = segment_record(run.record, ref.segment);
+    loaded.summary = part.summary;
+    loaded.stages = stage_durations(part.spans);
+    loaded.label = "segment " + std::to_string(ref.segment) + " of " + loaded.label;
     return loaded;
-}
-
-std::string signed_number(double value, int decimals) { return (value > 0 ? "+" : "") + format_fixed(value, decimals); }
-
-std::vector<std::string> figure_row(const FigureComparison& f) {
-    const std::string unit = f.unit.empty() ? "" : " " + f.unit;
-    const auto ratio = f.ratio();
-    return {f.name, format_fixed(f.a, f.decimals) + unit, format_fixed(f.b, f.decimals) + unit,
-            signed_number(f.delta(), f.decimals) + unit, ratio ? format_fixed(*ratio, 2) + "x" : "-"};
 }
 
 std::string span_text(const RunSegment& segment, TimeNs origin) {
@@ -107,8 +67,8 @@ void print_segments(const RunComparison& comparison, const LoadedRun& a, const L
         const FigureComparison* busy = find_figure(pair.figures, "GPU busy");
         const FigureComparison* peak = find_figure(pair.figures, "pinned peak");
         const auto ratio = rate->ratio();
-        rows.push_back({std::to_string(pair.a.index), span_text(pair.a, a.run.record.origin),
-                        span_text(pair.b, b.run.record.origin), format_fixed(rate->a, 1), format_fixed(rate->b, 1),
+        rows.push_back({std::to_string(pair.a.index), span_text(pair.a, a.info.origin),
+                        span_text(pair.b, b.info.origin), format_fixed(rate->a, 1), format_fixed(rate->b, 1),
                         ratio ? format_fixed(*ratio, 2) + "x" : "-", format_fixed(busy->a, 1) + " %",
                         format_fixed(busy->b, 1) + " %", format_fixed(peak->a, 1) + " MiB", format_fixed(peak->b, 1) + " MiB"});
     }
@@ -122,8 +82,8 @@ void print_segments(const RunComparison& comparison, const LoadedRun& a, const L
 }
 
 void print_run(const char* name, const LoadedRun& loaded) {
-    const RecordedRunInfo& info = loaded.run.info;
-    const DeviceInfo& device = loaded.run.record.summary.device;
+    const RecordedRunInfo& info = loaded.info;
+    const DeviceInfo& device = loaded.summary.device;
     std::cout << name << "  " << loaded.label << ": " << to_string(device.kind) << " "
               << printable(device.kind == DeviceKind::Cuda ? device.name : device.profile) << ", host "
               << printable(info.host_name) << ", " << printable(info.started_utc)
@@ -149,7 +109,7 @@ bool CompareCommand::selected() const { return command_->parsed(); }
 int CompareCommand::execute() const {
     const LoadedRun a = load(a_);
     const LoadedRun b = load(b_);
-    const RunComparison comparison = compare_runs(a.run.record, b.run.record);
+    const RunComparison comparison = compare_runs(a.summary, b.summary, a.stages, b.stages);
     print_run("A", a);
     print_run("B", b);
 
@@ -158,17 +118,17 @@ int CompareCommand::execute() const {
     for (const std::string& line : comparison.differences) std::cout << "  " << printable(line, 4 * kEchoChars) << '\n';
 
     std::vector<std::vector<std::string>> rows{{"figure", "A", "B", "B - A", "B / A"}};
-    for (const FigureComparison& f : comparison.figures) rows.push_back(figure_row(f));
+    for (const FigureComparison& f : comparison.figures)
+        rows.push_back({f.name, figure_text(f, f.a), figure_text(f, f.b), figure_delta_text(f), figure_ratio_text(f)});
     std::cout << '\n';
     for (const std::string& line : align_table(rows, {Align::Left})) std::cout << line << '\n';
 
     std::vector<std::vector<std::string>> stages{{"stage (us)", "A median", "A p95", "B median", "B p95", "B / A median", "spans A", "spans B"}};
     for (const StageComparison& s : comparison.stages) {
-        const bool both = s.a.count > 0 && s.b.count > 0 && s.a.median_us > 0;
         const auto cell = [](const StageDurations& d, double value) { return d.count > 0 ? format_fixed(value, 1) : std::string("-"); };
         stages.push_back({std::string(to_string(s.stage)), cell(s.a, s.a.median_us), cell(s.a, s.a.p95_us),
                           cell(s.b, s.b.median_us), cell(s.b, s.b.p95_us),
-                          both ? format_fixed(s.b.median_us / s.a.median_us, 2) + "x" : "-", std::to_string(s.a.count),
+                          stage_ratio_text(s), std::to_string(s.a.count),
                           std::to_string(s.b.count)});
     }
     std::cout << '\n';

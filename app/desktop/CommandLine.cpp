@@ -14,7 +14,6 @@
 #include "engine/lesson/LessonLoader.h"
 #include "engine/numa/NumaPlan.h"
 #include "engine/record/RecordingReader.h"
-#include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/export/ImageExport.h"
@@ -29,6 +28,19 @@ constexpr double kMaxAfterSeconds = 3600;
 constexpr int kMinSide = 320;
 constexpr int kMaxSide = 7680;
 constexpr int kMaxImageSide = 16384;  // a PNG at --scale: width or height times the scale
+
+// FILE or FILE:RUN, the file a recording that holds the run; the run's number filled in. Throws
+// RecordingError naming what is wrong.
+RunReference recorded_run(const QString& text) {
+    RunReference ref = parse_run_reference(text.toStdString());
+    if (ref.segment > 0)
+        throw RecordingError(printable(text.toStdString()) + ": the window compares whole runs (FILE or FILE:RUN); "
+                             "pinscope-cli compare takes a segment");
+    const RecordingReader reader(ref.path);
+    ref.run = pick_run(reader, ref.run);
+    return ref;
+}
+
 }  // namespace
 
 ParseResult parse_command_line(const QStringList& arguments) {
@@ -46,7 +58,8 @@ ParseResult parse_command_line(const QStringList& arguments) {
                   csv = QStringLiteral("csv"), trace = QStringLiteral("trace"), scale = QStringLiteral("scale"),
                   size = QStringLiteral("size"), view = QStringLiteral("view"), open = QStringLiteral("open"),
                   run = QStringLiteral("run"), lesson = QStringLiteral("lesson"), step = QStringLiteral("step"),
-                  handout = QStringLiteral("handout"), presenter = QStringLiteral("presenter");
+                  handout = QStringLiteral("handout"), presenter = QStringLiteral("presenter"),
+                  compare = QStringLiteral("compare");
 
     ParseResult result;
     if (!parser.parse(arguments))
@@ -56,13 +69,16 @@ ParseResult parse_command_line(const QStringList& arguments) {
     if (parser.isSet(help)) return {std::nullopt, 0, parser.helpText()};
     if (parser.isSet(version)) return {std::nullopt, 0, QString::fromStdString(version_text("pinscope"))};
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open)))
+    const bool comparing = parser.isSet(compare);
+    if (comparing && positional.size() != 1)
+        return {std::nullopt, kUsageError, QStringLiteral("--compare takes two runs: --compare A B, each a recording (its last run) or FILE:RUN")};
+    if (!comparing && (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open))))
         return {std::nullopt, kUsageError,
                 QStringLiteral("unexpected argument: %1 (one recording at a time)")
                     .arg(QString::fromStdString(printable(positional.back().toStdString())))};
 
     CommandLine line;
-    line.recording = positional.isEmpty() ? parser.value(open) : positional.front();
+    line.recording = positional.isEmpty() || comparing ? parser.value(open) : positional.front();
     line.screenshot = parser.value(screenshot);
     line.config = parser.value(config);
     line.csv_dir = parser.value(csv);
@@ -103,14 +119,26 @@ ParseResult parse_command_line(const QStringList& arguments) {
         if (line.recording.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--run goes with a recording (--open FILE)")};
         line.run = number;
     }
+    if (comparing) {
+        if (parser.isSet(open) || parser.isSet(run) || !line.config.isEmpty() || parser.isSet(after) || parser.isSet(csv) ||
+            parser.isSet(trace) || parser.isSet(lesson))
+            return {std::nullopt, kUsageError,
+                    QStringLiteral("--compare shows two recorded runs: --open, --run, --config, --after, --csv, --trace and "
+                                   "--lesson do not go with it")};
+        // Each run checked as pinscope-cli compare checks it, before the window opens.
+        try {
+            line.compare = std::pair{recorded_run(parser.value(compare)), recorded_run(positional.front())};
+        } catch (const std::exception& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
     if (!line.recording.isEmpty()) {
         if (!line.config.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--config and a recording: give one")};
         if (parser.isSet(after)) return {std::nullopt, kUsageError, QStringLiteral("--after goes with a run, not a recording: its screenshot shows the whole recorded run")};
         // A file that is not a recording, or has no such run, is bad input: said before the window opens.
         try {
             const RecordingReader reader(line.recording.toStdString());
-            if (line.run) reader.run(*line.run);
-            else if (reader.runs().empty()) throw RecordingError(printable_path(line.recording.toStdString()) + ": the recording holds no run yet");
+            pick_run(reader, line.run.value_or(0));
         } catch (const std::exception& e) {
             return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
         }

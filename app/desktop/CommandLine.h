@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/record/RunReference.h"
 
 namespace pinscope::desktop {
 
@@ -30,6 +32,7 @@ struct CommandLine {
     std::optional<std::size_t> step;   // its step, from 1: headless, the steps up to it run and it is revealed
     QString handout;                   // write the lesson's handout (PDF) and exit
     bool presenter = false;            // presenter mode
+    std::optional<std::pair<RunReference, RunReference>> compare;  // --compare A B: two recorded runs
     bool headless() const { return !screenshot.isEmpty() || !handout.isEmpty(); }
 };
 

@@ -18,7 +18,7 @@ inline constexpr const char* kDesktopDescription =
     "With no options the window opens. With --screenshot it runs headless: starts a run, waits, saves the window as "
     "PNG, SVG or PDF, writes the exports asked for, and exits.";
 
-inline constexpr std::array<DesktopOption, 14> kDesktopOptions{{
+inline constexpr std::array<DesktopOption, 15> kDesktopOptions{{
     {"screenshot", "FILE", "Save the window to FILE (.png, .svg, .pdf) and exit.", ""},
     {"after", "SECONDS", "Seconds to run before the screenshot (default 3).", "3"},
     {"config", "FILE", "Configuration JSON (the keys of pinscope-cli --config).", ""},
@@ -40,9 +40,12 @@ inline constexpr std::array<DesktopOption, 14> kDesktopOptions{{
     {"presenter", "",
      "Presenter mode (View > Presenter, F11): large type, thick lines, colour-blind-safe colours, only what the "
      "lesson's step needs.", ""},
+    {"compare", "A",
+     "Compare two recorded runs side by side: --compare A B, each a recording (its last run) or FILE:RUN. With "
+     "--screenshot: saved once both runs are in.", ""},
 }};
 
 // The positional argument: a recording.
-inline constexpr DesktopOption kDesktopRecordingArgument{"FILE", "[FILE]", "A recording to show (as --open).", ""};
+inline constexpr DesktopOption kDesktopRecordingArgument{"FILE", "[FILE]", "A recording to show (as --open); with --compare, run B.", ""};
 
 }  // namespace pinscope::desktop

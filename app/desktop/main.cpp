@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
     window.show_tab(line.view);
     window.show();
     if (!line.recording.isEmpty()) window.open_recording(line.recording, line.run);
+    if (line.compare) window.open_comparison(line.compare->first, line.compare->second);
     if (!line.lesson.isEmpty() && window.open_lesson(line.lesson) && line.step) window.lesson_panel().go_to(*line.step - 1);
     if (line.presenter) window.set_presenter(true);
     // Ctrl-C or SIGTERM: stop the run and close as the window's own close would, then exit 130 / 143.

@@ -7,6 +7,7 @@
 
 #include "engine/metrics/Median.h"
 #include "engine/metrics/MetricFields.h"
+#include "engine/text/TextFormat.h"
 #include "engine/text/Units.h"
 
 namespace pinscope {
@@ -73,18 +74,45 @@ std::optional<double> FigureComparison::ratio() const {
     return b / a;
 }
 
-std::vector<StageDurations> stage_durations(const std::vector<Span>& spans) {
-    std::array<std::vector<double>, kStageCount> by_stage;
-    for (const Span& span : spans)
-        by_stage[static_cast<std::size_t>(span.stage)].push_back(static_cast<double>(span.duration()) / 1e3);
+void StageDurationSamples::add(const std::vector<Span>& spans) {
+    for (const Span& span : spans) add(span.stage, span.duration());
+}
+
+void StageDurationSamples::add(Stage stage, TimeNs duration) {
+    const auto index = static_cast<std::size_t>(stage);
+    if (index >= us_.size()) return;  // a stage this build does not know (a damaged recording is refused earlier)
+    us_[index].push_back(static_cast<double>(duration) / 1e3);
+    sorted_ = false;
+}
+
+void StageDurationSamples::clear() {
+    for (std::vector<double>& us : us_) us.clear();
+    sorted_ = true;
+}
+
+std::size_t StageDurationSamples::size() const {
+    std::size_t n = 0;
+    for (const std::vector<double>& us : us_) n += us.size();
+    return n;
+}
+
+std::vector<StageDurations> StageDurationSamples::durations() {
+    if (!sorted_)
+        for (std::vector<double>& us : us_) std::sort(us.begin(), us.end());
+    sorted_ = true;
     std::vector<StageDurations> result;
-    for (std::size_t i = 0; i < by_stage.size(); ++i) {
-        std::vector<double>& us = by_stage[i];
+    for (std::size_t i = 0; i < us_.size(); ++i) {
+        const std::vector<double>& us = us_[i];
         if (us.empty()) continue;
-        std::sort(us.begin(), us.end());
         result.push_back({static_cast<Stage>(i), us.size(), median(us), nearest_rank(us, 0.95)});
     }
     return result;
+}
+
+std::vector<StageDurations> stage_durations(const std::vector<Span>& spans) {
+    StageDurationSamples samples;
+    samples.add(spans);
+    return samples.durations();
 }
 
 RunRecord segment_record(const RunRecord& run, std::uint32_t index) {
@@ -118,13 +146,16 @@ RunRecord segment_record(const RunRecord& run, std::uint32_t index) {
 }
 
 RunComparison compare_runs(const RunRecord& a, const RunRecord& b) {
+    return compare_runs(a.summary, b.summary, stage_durations(a.spans), stage_durations(b.spans));
+}
+
+RunComparison compare_runs(const RunSummary& a, const RunSummary& b, const std::vector<StageDurations>& x,
+                           const std::vector<StageDurations>& y) {
     RunComparison comparison;
-    comparison.differences = differences_of(a.summary, a.summary.config, b.summary, b.summary.config);
-    comparison.figures = figures_of(a.summary.metrics, b.summary.metrics, footprint_of(a.summary), footprint_of(b.summary));
-    comparison.figures.push_back({"reconfigurations", "", static_cast<double>(a.summary.reconfigurations),
-                                  static_cast<double>(b.summary.reconfigurations), 0});
-    const std::vector<StageDurations> x = stage_durations(a.spans);
-    const std::vector<StageDurations> y = stage_durations(b.spans);
+    comparison.differences = differences_of(a, a.config, b, b.config);
+    comparison.figures = figures_of(a.metrics, b.metrics, footprint_of(a), footprint_of(b));
+    comparison.figures.push_back({"reconfigurations", "", static_cast<double>(a.reconfigurations),
+                                  static_cast<double>(b.reconfigurations), 0});
     for (int i = 0; i < kStageCount; ++i) {
         const auto stage = static_cast<Stage>(i);
         const auto find = [&](const std::vector<StageDurations>& list) {
@@ -134,16 +165,38 @@ RunComparison compare_runs(const RunRecord& a, const RunRecord& b) {
         StageComparison row{stage, find(x), find(y)};
         if (row.a.count > 0 || row.b.count > 0) comparison.stages.push_back(row);
     }
-    const std::vector<RunSegment>& sa = a.summary.segments;
-    const std::vector<RunSegment>& sb = b.summary.segments;
+    const std::vector<RunSegment>& sa = a.segments;
+    const std::vector<RunSegment>& sb = b.segments;
     if (sa.size() > 1 && sb.size() > 1) {
         for (std::size_t i = 0; i < std::min(sa.size(), sb.size()); ++i) {
-            SegmentComparison pair{sa[i], sb[i], differences_of(a.summary, sa[i].config, b.summary, sb[i].config),
+            SegmentComparison pair{sa[i], sb[i], differences_of(a, sa[i].config, b, sb[i].config),
                                    figures_of(sa[i].metrics, sb[i].metrics, footprint_of(sa[i]), footprint_of(sb[i]))};
             comparison.segments.push_back(std::move(pair));
         }
     }
     return comparison;
+}
+
+std::string figure_text(const FigureComparison& figure, double value) {
+    return format_fixed(value, figure.decimals) + (figure.unit.empty() ? "" : " " + figure.unit);
+}
+
+std::string figure_delta_text(const FigureComparison& figure) {
+    const double delta = figure.delta();
+    std::string text = figure_text(figure, delta);
+    // A difference too small for the decimals shown is none: "0.00", not "-0.00" or "+0.00".
+    if (text.find_first_of("123456789") >= text.find(' ')) return text[0] == '-' ? text.substr(1) : text;
+    return (delta > 0 ? "+" : "") + text;
+}
+
+std::string figure_ratio_text(const FigureComparison& figure) {
+    const auto ratio = figure.ratio();
+    return ratio ? format_fixed(*ratio, 2) + "x" : "-";
+}
+
+std::string stage_ratio_text(const StageComparison& stage) {
+    const bool both = stage.a.count > 0 && stage.b.count > 0 && stage.a.median_us > 0;
+    return both ? format_fixed(stage.b.median_us / stage.a.median_us, 2) + "x" : "-";
 }
 
 }  // namespace pinscope

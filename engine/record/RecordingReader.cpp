@@ -87,6 +87,14 @@ RunSummary RecordingReader::summary(std::int64_t id) const {
     return load(id).record.summary;
 }
 
+std::vector<StageDurations> RecordingReader::stage_durations(std::int64_t id) const {
+    RecordingTables tables(db_, path_);
+    tables.run(id);  // throws, naming the runs the file has, when it has no such run
+    StageDurationSamples samples;
+    tables.add_span_durations(id, samples);
+    return samples.durations();
+}
+
 std::shared_ptr<RunSource> RecordingReader::source(std::int64_t id) const {
     auto tables = std::make_shared<RecordingTables>(db_, path_);
     RunRow row = tables->run(id);

@@ -188,8 +188,10 @@ void create_recording_schema(SqliteDatabase& db) {
 void throw_unreadable(const std::string& path, const SqliteError& error) {
     const std::string name = printable_path(path);
     if (error.not_a_database()) throw RecordingError(name + ": not an SQLite database, so not a pinscope recording");
-    if (error.damaged()) throw RecordingError(name + ": damaged or truncated (SQLite: " + error.what() + ")");
-    throw RecordingError(name + ": cannot read it (SQLite: " + error.what() + ")");
+    // SQLite's message can quote the file (a malformed schema's SQL, lines and all): echoed as input.
+    const std::string sqlite = printable(error.what(), 2 * kEchoChars);
+    if (error.damaged()) throw RecordingError(name + ": damaged or truncated (SQLite: " + sqlite + ")");
+    throw RecordingError(name + ": cannot read it (SQLite: " + sqlite + ")");
 }
 
 bool is_empty_database(SqliteDatabase& db) {

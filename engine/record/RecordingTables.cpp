@@ -139,7 +139,10 @@ std::vector<RunSegment> RecordingTables::segments_of(const RunRow& row) {
 
 void RecordingTables::throw_for(const SqliteError& error) const { throw_unreadable(path_, error); }
 
-void RecordingTables::damaged(const std::string& what) const { throw RecordingError(name_ + ": damaged: " + what); }
+// `what` may quote the file (a JSON parser's message, a name it holds): echoed as input.
+void RecordingTables::damaged(const std::string& what) const {
+    throw RecordingError(name_ + ": damaged: " + printable(what, 4 * kEchoChars));
+}
 
 // The file's names for the codes it uses, matched to this pinscope's by name; a name it does not
 // know stays out, and a row using its code is refused.
@@ -296,6 +299,21 @@ std::vector<Span> RecordingTables::spans_in_recorded_order(std::int64_t id, Time
         spans.reserve(numbered.size());
         for (const auto& entry : numbered) spans.push_back(entry.second);
         return spans;
+    });
+}
+
+void RecordingTables::add_span_durations(std::int64_t id, StageDurationSamples& samples) {
+    guarded([&] {
+        SqliteStatement select = db_->prepare("SELECT stage, start_ns, end_ns FROM spans WHERE run_id = ?1");
+        select.bind(1, id);
+        while (select.step()) {
+            const auto stage = stages_.find(select.integer(0));
+            if (stage == stages_.end()) damaged("a span of a lane or stage this pinscope does not know");
+            const TimeNs start = select.integer(1);
+            const TimeNs end = select.integer(2);
+            if (out_of_range(start) || out_of_range(end)) damaged("a span's time is out of range");
+            samples.add(stage->second, end - start);
+        }
     });
 }
 

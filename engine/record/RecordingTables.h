@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/compare/RunComparison.h"
 #include "engine/record/RecordingReader.h"
 #include "engine/record/SqliteDatabase.h"
 #include "engine/topology/MachineTopology.h"
@@ -48,6 +49,9 @@ public:
         std::int64_t row = -1;  // seq: the span's place in the recorded order
     };
     std::vector<Span> spans_by_end(std::int64_t id, TimeNs origin, SpanCursor& after, TimeNs until, std::size_t limit);
+    // Each span's stage and duration, in the table's order: what a comparison needs of them, read
+    // without building the spans or putting them back in the order recorded.
+    void add_span_durations(std::int64_t id, StageDurationSamples& samples);
     // Times from the origin in (from, to].
     std::vector<CounterSample> counters(std::int64_t id, TimeNs origin, TimeNs from, TimeNs to);
     std::vector<Marker> markers(std::int64_t id, TimeNs origin, TimeNs from, TimeNs to);

@@ -250,6 +250,8 @@ void TimelinePlot::set_live_window(double seconds) {
     emit liveWindowChanged(time_.window());
 }
 
+void TimelinePlot::set_empty_hint(const QString& text) { empty_hint_->setText(text); }
+
 void TimelinePlot::show_all() {
     bool found = false;
     const QCPRange range = spans_->getKeyRange(found);

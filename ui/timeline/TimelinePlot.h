@@ -41,6 +41,8 @@ public:
     bool frozen() const { return time_.frozen(); }
     void set_live_window(double seconds);
     double live_window() const { return time_.window(); }
+    // What the empty timeline says (by default, to press Start).
+    void set_empty_hint(const QString& text);
     // Shows everything the store holds (frozen views).
     void show_all();
     // A lesson's lanes: marked with a triangle before their names, and with `only`, the only lanes

@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -155,7 +156,9 @@ void MainWindow::build_layout() {
     banner_row->addWidget(run_again_);
     layout->addLayout(banner_row);
     layout->addWidget(tabs_, 1);
-    setCentralWidget(central);
+    pages_ = new QStackedWidget;
+    pages_->addWidget(central);
+    setCentralWidget(pages_);
 
     status_ = new QLabel;
     statusBar()->addPermanentWidget(status_);
@@ -221,6 +224,9 @@ void MainWindow::build_actions() {
     open_recording->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(open_recording, &QAction::triggered, this, &MainWindow::choose_recording);
     build_run_files(file);
+    QAction* compare = file->addAction(QStringLiteral("Compare with…"));
+    compare->setToolTip(QStringLiteral("Two recorded runs side by side: timelines, plots and every figure"));
+    connect(compare, &QAction::triggered, this, &MainWindow::choose_comparison);
     QAction* save = file->addAction(QStringLiteral("Save configuration…"));
     save->setShortcut(QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save_config_file);

@@ -23,16 +23,19 @@ class QLabel;
 class QMenu;
 class QPushButton;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 
 namespace pinscope {
 class RecordingWriter;
+struct RunReference;
 }
 
 namespace pinscope::ui {
 
 class AppSettings;
 class BandwidthView;
+class ComparisonView;
 class ControlPanel;
 class DeviceBanner;
 class ExportActions;
@@ -97,6 +100,13 @@ public:
     SegmentList& segments() const { return *segments_; }
     RunKeeper& keeper() const { return *keeper_; }
 
+    // Shows two recorded runs side by side in place of the window's tabs, until close_comparison
+    // (ui/window/MainWindowComparison.cpp). False, and the error reported, when either is not a
+    // recorded run this pinscope reads.
+    bool open_comparison(const RunReference& a, const RunReference& b);
+    void close_comparison();
+    // The comparison shown; null when none is.
+    ComparisonView* comparison() const { return comparison_; }
     // Runs the recorded run's configuration here (the GPU it ran on if this machine has it, else
     // this machine's default device).
     bool run_recorded_again();
@@ -157,6 +167,7 @@ private:
     void report_error(const QString& title, const QString& text);
     void load_config_file();
     void choose_recording();
+    void choose_comparison();
     // The recorded run shown, once its frames are in: the whole run in view, the controls read-only.
     void show_recorded(const RunFrame& frame);
     // From a recorded run shown to its configuration in the controls, editable; false when no
@@ -206,6 +217,9 @@ private:
     QSplitter* splitter_ = nullptr;
     QPushButton* run_again_ = nullptr;  // beside the banner while a recorded run is shown
     QTabWidget* tabs_ = nullptr;
+    QStackedWidget* pages_ = nullptr;        // the window's own page, or a comparison
+    ComparisonView* comparison_ = nullptr;
+    std::vector<QDockWidget*> docks_under_comparison_;  // hidden while it shows, shown again after
     ExportActions* exports_ = nullptr;
     QLabel* status_ = nullptr;
     QAction* start_stop_ = nullptr;
