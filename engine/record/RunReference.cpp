@@ -28,20 +28,22 @@ bool exists(const std::string& path) {
 RunReference parse_run_reference(const std::string& text) {
     if (exists(text)) return {text, 0, 0};
     // Up to two numbers after colons, the last first, until what is left is a file.
-    std::vector<std::string> numbers;
+    std::string numbers[2];
+    int count = 0;
     std::string rest = text;
-    while (numbers.size() < 2) {
+    while (count < 2) {
         const std::size_t colon = rest.rfind(':');
         if (colon == std::string::npos || !is_number(rest.substr(colon + 1))) break;
-        numbers.insert(numbers.begin(), rest.substr(colon + 1));
+        numbers[count++] = rest.substr(colon + 1);
         rest.resize(colon);
         if (exists(rest)) break;
     }
-    if (numbers.empty()) return {text, 0, 0};
-    RunReference ref{rest, std::stoll(numbers[0]), 0};
+    if (count == 0) return {text, 0, 0};
+    // FILE:RUN or FILE:RUN:SEGMENT: the run is the number read last.
+    RunReference ref{rest, std::stoll(numbers[count - 1]), 0};
     if (ref.run < 1) throw RecordingError(printable(text) + ": a run number from 1 after the colon");
-    if (numbers.size() > 1) {
-        const long long segment = std::stoll(numbers[1]);
+    if (count == 2) {
+        const long long segment = std::stoll(numbers[0]);
         if (segment < 1 || segment > std::numeric_limits<std::uint32_t>::max())
             throw RecordingError(printable(text) + ": a segment number from 1 after the run's colon");
         ref.segment = static_cast<std::uint32_t>(segment);
