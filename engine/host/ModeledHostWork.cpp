@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "engine/clock/ModelledWait.h"
 #include "engine/clock/SteadyClock.h"
 #include "engine/device/HardwareProfile.h"
 #include "engine/host/HostWork.h"
@@ -27,7 +28,8 @@ public:
         {
             std::unique_lock lock(mutex_);
             if (free_ == 0) {
-                freed_.wait(lock, stop_, [&] { return free_ > 0; });
+                wait_until(lock, [&] { return free_ > 0 || stop_.stop_requested(); },
+                           [&] { freed_.wait(lock, stop_, [&] { return free_ > 0; }); });
                 if (free_ == 0) return {now_ns(), now_ns()};  // stopped while it queued
                 ready = now_ns();  // it really waited for a core
             }

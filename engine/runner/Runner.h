@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 
+#include "engine/clock/RunClock.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/numa/NumaUsage.h"
 #include "engine/runner/RunRecord.h"
@@ -34,6 +35,10 @@ struct RunnerOptions {
     bool frames = false;
     // Makes the device; the default picks it from config.device. Tests inject failing devices here.
     std::function<std::unique_ptr<Device>(const LoaderConfig&)> make_device;
+    // With the emulated device and the modelled host the run keeps modelled time
+    // (engine/clock/RunClock.h): WallClock follows the wall clock, as a live view needs; Unpaced
+    // runs as fast as this machine can, to the same figures (checks, predictions).
+    RunClock::Pace pace = RunClock::Pace::WallClock;
 };
 
 class Runner {
