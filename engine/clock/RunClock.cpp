@@ -78,13 +78,9 @@ void RunClock::stop_at(TimeNs deadline, std::stop_source stop) {
 
 void RunClock::release() {
     std::lock_guard lock(mutex_);
+    if (stop_due_) return;  // the clock requests the run's stop itself, and releases once it has
     released_ = true;
     turn_.notify_all();
-}
-
-bool RunClock::released() const {
-    std::lock_guard lock(mutex_);
-    return released_;
 }
 
 void RunClock::end() {
@@ -103,11 +99,12 @@ RunClock::Ticket RunClock::enroll() {
 void RunClock::attach(Ticket ticket) {
     t_ticket = ticket;
     std::unique_lock lock(mutex_);
-    bool reached = false;
-    if (!running_ && !dispatching_ && !sample_held_ && !released_ && modelled_) reached = dispatch(lock);
+    if (!running_ && !dispatching_ && !sample_held_ && !released_ && !stop_due_ && modelled_ && dispatch(lock)) {
+        lock.unlock();
+        request_stop_if(true);
+        lock.lock();
+    }
     turn_.wait(lock, [&] { return released_ || !modelled_ || running_ == ticket; });
-    lock.unlock();
-    request_stop_if(reached);
 }
 
 void RunClock::withdraw(Ticket ticket) {
@@ -147,12 +144,13 @@ bool RunClock::park(TimeNs wake, bool look_on_change, bool did_something) {
     it->second.wake = wake;
     it->second.look_on_change = look_on_change;
     it->second.look = false;
-    const bool reached = dispatch(lock);
+    if (dispatch(lock)) {
+        lock.unlock();
+        request_stop_if(true);
+        lock.lock();
+    }
     turn_.wait(lock, [&] { return released_ || !modelled_ || running_ == ticket; });
-    const bool turn = running_ == ticket && !released_;
-    lock.unlock();
-    request_stop_if(reached);
-    return turn;
+    return running_ == ticket && !released_;
 }
 
 void RunClock::mark_changed(Ticket except) {
@@ -164,7 +162,7 @@ bool RunClock::dispatch(std::unique_lock<std::mutex>& lock) {
     running_.reset();
     dispatching_ = true;
     bool reached = false;
-    while (!released_ && !participants_.empty()) {
+    while (!released_ && !stop_due_ && !participants_.empty()) {
         // Whoever may run now, in the order they joined.
         bool picked = false;
         for (auto& [ticket, p] : participants_) {
@@ -185,8 +183,9 @@ bool RunClock::dispatch(std::unique_lock<std::mutex>& lock) {
         const TimeNs target = sample ? next_sample_ : next;
         if (deadline_ != kNever && target > deadline_) {
             if (!pace_to(lock, deadline_)) break;
+            // Every thread stays where it is until the stop has been requested (release_at_stop).
             now_ = std::max(now_.load(), deadline_);
-            released_ = true;
+            stop_due_ = true;
             reached = true;
             break;
         }
@@ -220,7 +219,13 @@ void RunClock::request_stop_if(bool reached) {
         std::lock_guard lock(mutex_);
         stop = stop_;
     }
+    // While every thread still waits where the run's length found it, so that all of them see the
+    // stop when they go on (what they do after it then depends on nothing but the model).
     stop.request_stop();
+    std::lock_guard lock(mutex_);
+    stop_due_ = false;
+    released_ = true;
+    turn_.notify_all();
 }
 
 RunClock::Moment RunClock::await_sample() {
@@ -239,7 +244,7 @@ void RunClock::resume() {
     sample_held_ = false;
     next_sample_ += sample_period_;
     bool reached = false;
-    if (!running_ && !dispatching_) reached = dispatch(lock);
+    if (!running_ && !dispatching_ && !stop_due_) reached = dispatch(lock);
     lock.unlock();
     request_stop_if(reached);
 }

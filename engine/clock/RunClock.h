@@ -57,9 +57,12 @@ public:
     // The run's length: modelled time does not pass `deadline`; reaching it, the clock stops
     // there and requests `stop`. kNever: no length.
     void stop_at(TimeNs deadline, std::stop_source stop);
-    // Time stands still from now on and no thread waits for its turn any more (a stop).
+    // Time stands still from now on and no thread waits for its turn any more (a stop). When the
+    // run's length stops the run, the clock releases once the stop has been requested.
     void release();
-    bool released() const;
+    bool released() const { return released_.load(); }
+    // Modelled time stood still at a stop no later than `t`: what begins at `t` never ran.
+    bool stopped_by(TimeNs t) const { return released_.load() && modelled_.load() && t >= now_.load(); }
     // The run's engine has ended: the observer's next sample comes at once.
     void end();
 
@@ -113,13 +116,14 @@ private:
     std::atomic<bool> modelled_;
     std::atomic<TimeNs> now_;
     TimeNs wall_offset_ = 0;  // modelled time t is due at wall time t + wall_offset_
-    bool released_ = false;
+    std::atomic<bool> released_{false};
     bool ended_ = false;
     TimeNs deadline_ = kNever;
     std::stop_source stop_{std::nostopstate};
     TimeNs next_sample_ = kNever;
     bool sample_held_ = false;
-    bool dispatching_ = false;  // a thread hands the turn on (and may be pacing, the lock let go)
+    bool dispatching_ = false;
+    bool stop_due_ = false;     // the run's length was reached: the stop is being requested  // a thread hands the turn on (and may be pacing, the lock let go)
     std::map<Ticket, Participant> participants_;
     std::optional<Ticket> running_;
     Ticket next_ticket_ = 0;

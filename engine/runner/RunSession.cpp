@@ -196,6 +196,10 @@ void RunSession::engine_main() {
         last_pool_stats_ = pool_->stats();
         pool_.reset();
     }
+    // Nothing is in flight once the pipeline is gone (after a stop, what its threads did last
+    // depends on this machine's scheduling, not on the model).
+    gauges_.in_flight = 0;
+    gauges_.ready = 0;
     {
         std::lock_guard lock(state_mutex_);
         engine_done_ = true;
@@ -281,8 +285,10 @@ void RunSession::observer_main() {
             done = engine_done_;
             if (done) now = end_time_;
         }
-        if (!done && !clock_->modelled()) stop_at_deadline(now);
-        sample_counters(now);
+        const bool modelled = clock_->modelled();
+        if (!done && !modelled) stop_at_deadline(now);
+        // In modelled time the moments the clock holds (and the end) are the model's own.
+        if (done || moment.held || !modelled) sample_counters(now);
         take_new();
         if (moment.held) clock_->resume();
         observe(now, done);
