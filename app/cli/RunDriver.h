@@ -16,6 +16,7 @@ namespace pinscope::cli {
 struct Measurement {
     double window_s = 1.0;
     bool trace_all_spans = true;
+    RunClock::Pace pace = RunClock::Pace::WallClock;  // Unpaced: modelled time as fast as it goes
 };
 
 class RunDriver {

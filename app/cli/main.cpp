@@ -22,6 +22,7 @@
 #include "app/cli/ShowCommand.h"
 #include "app/cli/SweepCommand.h"
 #include "app/cli/TopologyCommand.h"
+#include "app/cli/ValidateCommand.h"
 #include "engine/BuildConfig.h"
 #include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     const ExportCommand export_command(app);
     const CompareCommand compare(app);
     const DoctorCommand doctor(app);
+    const ValidateCommand validate(app, shell_command_line(argc, argv));
 
     try {
         app.parse(argc, argv);
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
         if (export_command.selected()) return export_command.execute();
         if (compare.selected()) return compare.execute();
         if (doctor.selected()) return doctor.execute();
+        if (validate.selected()) return validate.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {
