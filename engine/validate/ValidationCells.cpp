@@ -52,8 +52,10 @@ void draw_sample_shape(Draw& draw, LoaderConfig& config) {
     config.sample_shape = shape_for(batch_bytes / config.batch_size, config.dtype);
 }
 
+double most_cpu_us(std::uint32_t batch_size) { return std::min(kCellMaxCpuUsPerSample, kCellMaxCpuUsPerBatch / batch_size); }
+
 double draw_cpu_us(Draw& draw, std::uint32_t batch_size) {
-    const double most = std::min(500.0, kCellMaxCpuUsPerBatch / batch_size);
+    const double most = most_cpu_us(batch_size);
     if (draw.chance(1.0 / 3) || most < 1) return 0;
     return std::round(draw.log_uniform(1, most));
 }
@@ -66,6 +68,7 @@ std::uint32_t draw_workers(Draw& draw) { return draw.chance(0.2) ? 0 : draw.inte
 bool fits(const LoaderConfig& config) {
     const std::uint64_t bytes = config.batch_bytes();
     if (bytes < kCellMinBatchBytes || bytes > kCellMaxBatchBytes) return false;
+    if (config.cpu_us_per_sample > kCellMaxCpuUsPerSample) return false;
     if (config.cpu_us_per_sample * config.batch_size > kCellMaxCpuUsPerBatch) return false;
     if (static_cast<std::uint64_t>(config.max_outstanding()) * bytes > kCellMaxBytesInFlight) return false;
     return worst_case_pinned(config).bytes() <= kCellMaxBytesInFlight + (kMaxBatchesOnDevice + 1) * 2 * bytes;
@@ -113,8 +116,7 @@ void change(Draw& draw, LoaderConfig& config, CellSetting setting) {
         case CellSetting::CpuUs:
             config.cpu_us_per_sample = config.cpu_us_per_sample > 0 && draw.chance(0.5)
                                            ? 0
-                                           : std::round(draw.log_uniform(1, std::max(1.0, kCellMaxCpuUsPerBatch /
-                                                                                              config.batch_size)));
+                                           : std::round(draw.log_uniform(1, std::max(1.0, most_cpu_us(config.batch_size))));
             break;
         case CellSetting::Workers:
             config.num_workers = draw_workers(draw);

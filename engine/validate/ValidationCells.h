@@ -19,6 +19,7 @@ inline constexpr std::uint64_t kCellMaxBatchBytes = 256'000'000;  // 256 MB
 inline constexpr std::uint32_t kCellMaxBatchSize = 1024;          // samples per batch
 inline constexpr std::uint32_t kCellMaxWorkers = 8;
 inline constexpr std::uint32_t kCellMaxPrefetch = 4;
+inline constexpr double kCellMaxCpuUsPerSample = 500;
 inline constexpr double kCellMaxCpuUsPerBatch = 50'000;  // CPU work per batch, per worker, at most 50 ms
 inline constexpr double kCellMaxGpuUs = 20'000;          // kernel time, at most 20 ms
 // Batches in flight (workers x prefetch) hold at most this much memory, so that a cell fits a

@@ -60,6 +60,7 @@ TEST(ValidationCells, CoverTheRangesTheCommandPromises) {
         EXPECT_GE(c.batch_bytes(), kCellMinBatchBytes) << describe_cell(c);
         EXPECT_LE(c.batch_bytes(), kCellMaxBatchBytes) << describe_cell(c);
         EXPECT_LE(c.cpu_us_per_sample * c.batch_size, kCellMaxCpuUsPerBatch) << describe_cell(c);
+        EXPECT_LE(c.cpu_us_per_sample, kCellMaxCpuUsPerSample) << describe_cell(c);
         EXPECT_LE(c.gpu_us_per_batch, kCellMaxGpuUs) << describe_cell(c);
         EXPECT_EQ(c.device, "emulated");
         EXPECT_EQ(c.seconds, 3.0);
