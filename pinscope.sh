@@ -4,7 +4,8 @@
 #   ./pinscope.sh run    install what is missing, build, and open the pinscope window (without a
 #                        display: run the default scenario offscreen, save a screenshot and the CSV)
 #   ./pinscope.sh test   install what is missing, build with ASan + UBSan, and run every test
-# Also: ./pinscope.sh deps (install only), ./pinscope.sh build PRESET (dev, release, asan, tsan).
+# Also: ./pinscope.sh deps (install only), ./pinscope.sh build PRESET (dev, release, asan, tsan),
+#       ./pinscope.sh package (build/package/pinscope_VERSION_ARCH.deb; docs/packaging.md).
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
 
@@ -15,7 +16,8 @@ packages=(build-essential cmake ninja-build pkg-config          # the build
           libsqlite3-dev                                        # recorded runs (--record, runs, show, export)
           libgtest-dev libgmock-dev                             # the engine and CLI tests
           qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6  # the desktop app
-          xvfb xauth)                                           # its test under a real X server (xvfb-run)
+          xvfb xauth                                            # its test under a real X server (xvfb-run)
+          desktop-file-utils appstream)                         # tests that the desktop entry and metainfo validate
 
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 
@@ -57,5 +59,10 @@ case "${1:-}" in
         build asan
         ctest --preset asan
         ;;
-    *) sed -n 2,6p "$0"; exit 2 ;;
+    package)
+        deps
+        build package
+        (cd build/package && cpack -G DEB)
+        ;;
+    *) sed -n 2,8p "$0"; exit 2 ;;
 esac

@@ -17,6 +17,14 @@ if(NOT PINSCOPE_CUDA STREQUAL "OFF")
     # CMake 3.25 cannot pass C++20 to nvcc; the .cu files need no more than C++17.
     set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    # A package links the runtime statically: it then needs only the NVIDIA driver (libcuda.so.1),
+    # not the toolkit's libcudart, which Debian does not ship in the version built against.
+    option(PINSCOPE_CUDART_STATIC "Link the CUDA runtime statically (the release preset and packages do)" OFF)
+    if(PINSCOPE_CUDART_STATIC)
+      set(PINSCOPE_CUDART CUDA::cudart_static)
+    else()
+      set(PINSCOPE_CUDART CUDA::cudart)
+    endif()
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "52")
       set(CMAKE_CUDA_ARCHITECTURES 80-real 90-real 90-virtual)
     endif()

@@ -27,12 +27,7 @@ int DoctorCommand::execute() const {
     // The driver is asked only about this machine; a fake tree has its own answer.
     const CudaDeviceList cuda =
         root_ == "/" ? list_cuda_devices() : CudaDeviceList{{}, "not asked (--root " + root_ + ")"};
-    for (const CheckLine& line : check_machine(config, root_, cuda)) {
-        const std::string verdict(to_string(line.verdict));
-        std::cout << verdict << std::string(6 - verdict.size(), ' ') << line.name
-                  << std::string(line.name.size() < 15 ? 15 - line.name.size() : 1, ' ') << line.text << '\n';
-    }
-    std::cout << std::flush;
+    std::cout << check_lines_text(check_machine(config, root_, cuda)) << std::flush;
     return kExitOk;
 }
 

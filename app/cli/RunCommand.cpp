@@ -20,7 +20,8 @@ RunCommand::RunCommand(CLI::App& app)
     : command_(app.add_subcommand("run", "Run one configuration and print its summary")),
       flags_(*command_, ConfigFlags::Mode::Run),
       exports_(*command_),
-      record_(*command_) {
+      record_(*command_),
+      changes_(*command_) {
     command_->add_flag("--no-advice", no_advice_,
                        "skip the suggestions: each is predicted by a 2 s run on the emulated device after the run");
     command_->footer(
@@ -33,6 +34,7 @@ bool RunCommand::selected() const { return command_->parsed(); }
 int RunCommand::execute() const {
     const LoaderConfig config = flags_.config();
     flags_.validate(config);
+    const std::vector<TimedChange> changes = changes_.changes(config);
     exports_.check_writable();
 
     // Opened before the run, so that a path that cannot be written is refused at once; the files
@@ -46,14 +48,14 @@ int RunCommand::execute() const {
     RunDriver driver(recorders.empty() ? nullptr : std::make_shared<RunRecorders>(recorders));
     bool interrupted = false;
     try {
-        interrupted = driver.run(config);
+        interrupted = driver.run(config, changes);
     } catch (const ConfigError& error) {
         throw UsageError(flags_.describe(error.issue()));  // a device profile that cannot be loaded
     }
     const Runner& runner = driver.runner();
     RunSummary summary = runner.summary();
     if (interrupted) std::cerr << kProgram << ": interrupted; the summary covers the run so far\n";
-    std::cout << format_summary(summary) << bottleneck_line(summary) << std::flush;
+    std::cout << format_summary(summary) << segment_lines(summary) << bottleneck_line(summary) << std::flush;
     if (!no_advice_ && !interrupted && summary.error.empty()) {
         AdviceOptions options;
         options.cancelled = [] { return RunDriver::interrupted(); };

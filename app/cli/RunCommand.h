@@ -6,6 +6,7 @@
 
 #include "app/cli/ConfigFlags.h"
 #include "app/cli/ExportFlags.h"
+#include "app/cli/ChangeFlag.h"
 #include "app/cli/RecordFlag.h"
 
 namespace CLI {
@@ -26,6 +27,7 @@ private:
     ConfigFlags flags_;
     ExportFlags exports_;
     RecordFlag record_;
+    ChangeFlag changes_;
     bool no_advice_ = false;
 };
 

@@ -43,10 +43,16 @@ RunDriver::~RunDriver() { runner_.stop(); }
 
 bool RunDriver::interrupted() { return app::InterruptSignals::raised(); }
 
-bool RunDriver::run(const LoaderConfig& config) {
+bool RunDriver::run(const LoaderConfig& config, const std::vector<TimedChange>& changes) {
     runner_.start(config);
+    const auto started = std::chrono::steady_clock::now();
+    std::size_t next = 0;
     // The Runner has no timed wait: poll, so that an interrupt is seen within a period.
-    while (runner_.running() && !interrupted()) std::this_thread::sleep_for(kPollPeriod);
+    while (runner_.running() && !interrupted()) {
+        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
+        for (; next < changes.size() && changes[next].at_s <= elapsed.count(); ++next) runner_.reconfigure(changes[next].config);
+        std::this_thread::sleep_for(kPollPeriod);
+    }
     const bool stopped_early = runner_.running();
     // Also joins the observer, whose last pass puts the final spans into the summary and recorder.
     runner_.stop();

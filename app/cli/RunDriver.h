@@ -4,6 +4,7 @@
 // (SIGINT or SIGTERM) stops the run cleanly instead of killing the process.
 #include <atomic>
 #include <memory>
+#include <vector>
 
 #include "app/common/InterruptSignals.h"
 #include "engine/config/LoaderConfig.h"
@@ -19,6 +20,12 @@ struct Measurement {
     RunClock::Pace pace = RunClock::Pace::WallClock;  // Unpaced: modelled time as fast as it goes
 };
 
+// A reconfiguration at a time from the run's start (run --change).
+struct TimedChange {
+    double at_s = 0;
+    LoaderConfig config;
+};
+
 class RunDriver {
 public:
     // Installs the signal handlers for its lifetime; a second signal kills as usual, for a stop
@@ -31,7 +38,8 @@ public:
 
     // Starts `config` (throws what Runner::start throws) and returns once every engine thread has
     // ended: by the run's length, an error or an interrupt. True when it was interrupted.
-    bool run(const LoaderConfig& config);
+    // `changes`, by time, are applied as the run reaches them.
+    bool run(const LoaderConfig& config, const std::vector<TimedChange>& changes = {});
     // Whether Ctrl-C was pressed since this driver was made.
     static bool interrupted();
     const Runner& runner() const { return runner_; }

@@ -20,7 +20,8 @@ int ShowCommand::execute() const {
     const auto reader = input_.open();
     const std::int64_t run = input_.pick(*reader);
     const RunSummary summary = reader->summary(run);
-    std::cout << format_summary(summary) << bottleneck_line(summary) << advice_lines(summary) << std::flush;
+    std::cout << format_summary(summary) << segment_lines(summary) << bottleneck_line(summary) << advice_lines(summary)
+              << std::flush;
     return kExitOk;
 }
 

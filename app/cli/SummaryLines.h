@@ -14,4 +14,8 @@ std::string bottleneck_line(const RunSummary& summary);
 // for the run's own configuration, and why.
 std::string advice_lines(const RunSummary& summary);
 
+// With more than one segment (the run was reconfigured), a table of them: each one's time, its
+// main figures and what changed as it began; empty otherwise.
+std::string segment_lines(const RunSummary& summary);
+
 }  // namespace pinscope::cli

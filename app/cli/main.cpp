@@ -3,6 +3,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 // GCC 12 reports a null dereference inside CLI11's inlined string splitting that cannot happen.
 #pragma GCC diagnostic push
@@ -12,29 +13,26 @@
 
 #include "app/cli/BandwidthCommand.h"
 #include "app/cli/CalibrateCommand.h"
+#include "app/cli/CliManPage.h"
 #include "app/cli/CompareCommand.h"
 #include "app/cli/DevicesCommand.h"
 #include "app/cli/DoctorCommand.h"
 #include "app/cli/ExitCodes.h"
 #include "app/cli/ExportCommand.h"
+#include "app/cli/LessonCommand.h"
 #include "app/cli/RunCommand.h"
 #include "app/cli/RunsCommand.h"
 #include "app/cli/ShowCommand.h"
 #include "app/cli/SweepCommand.h"
 #include "app/cli/TopologyCommand.h"
 #include "app/cli/ValidateCommand.h"
-#include "engine/BuildConfig.h"
+#include "engine/about/ProgramInfo.h"
 #include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
 
 namespace {
 
 using namespace pinscope::cli;
-
-std::string version_text() {
-    return std::string(kProgram) + " " + PINSCOPE_VERSION +
-           " (CUDA device: " + (PINSCOPE_HAVE_CUDA ? "built in" : "not in this build") + ")";
-}
 
 // CLI11's own messages, mapped to pinscope-cli's exit code for bad input.
 int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
@@ -50,7 +48,7 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
 
 int main(int argc, char** argv) {
     CLI::App app("Shows how batches travel from host memory to the GPU, without a display.", kProgram);
-    app.set_version_flag("--version", version_text());
+    app.set_version_flag("--version", pinscope::version_text(kProgram));
     app.footer("Run 'pinscope-cli COMMAND --help' for a command's flags.");
     const RunCommand run(app);
     const SweepCommand sweep(app);
@@ -63,8 +61,13 @@ int main(int argc, char** argv) {
     const ExportCommand export_command(app);
     const CompareCommand compare(app);
     const DoctorCommand doctor(app);
+    const LessonCommand lesson(app);
     const ValidateCommand validate(app, shell_command_line(argc, argv));
 
+    if (argc == 2 && std::string_view(argv[1]) == kHelpManFlag) {  // for the build: the manual page
+        std::cout << cli_man_page(app);
+        return 0;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {  // --help, --version
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
         if (export_command.selected()) return export_command.execute();
         if (compare.selected()) return compare.execute();
         if (doctor.selected()) return doctor.execute();
+        if (lesson.selected()) return lesson.execute();
         if (validate.selected()) return validate.execute();
         std::cerr << app.help();
         return kExitUsage;

@@ -7,12 +7,13 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/BuildConfig.h"
+#include "app/desktop/DesktopOptions.h"
+#include "engine/about/ProgramInfo.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
+#include "engine/lesson/LessonLoader.h"
 #include "engine/numa/NumaPlan.h"
 #include "engine/record/RecordingReader.h"
-#include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/export/ImageExport.h"
@@ -27,28 +28,38 @@ constexpr double kMaxAfterSeconds = 3600;
 constexpr int kMinSide = 320;
 constexpr int kMaxSide = 7680;
 constexpr int kMaxImageSide = 16384;  // a PNG at --scale: width or height times the scale
+
+// FILE or FILE:RUN, the file a recording that holds the run; the run's number filled in. Throws
+// RecordingError naming what is wrong.
+RunReference recorded_run(const QString& text) {
+    RunReference ref = parse_run_reference(text.toStdString());
+    if (ref.segment > 0)
+        throw RecordingError(printable(text.toStdString()) + ": the window compares whole runs (FILE or FILE:RUN); "
+                             "pinscope-cli compare takes a segment");
+    const RecordingReader reader(ref.path);
+    ref.run = pick_run(reader, ref.run);
+    return ref;
+}
+
 }  // namespace
 
 ParseResult parse_command_line(const QStringList& arguments) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("pinscope: watch batches travel from host memory to the GPU, the way PyTorch's DataLoader "
-                       "moves them.\nWith no options the window opens. With --screenshot it runs headless: starts a "
-                       "run, waits, saves the window as PNG, SVG or PDF, writes the exports asked for, and exits."));
+    parser.setApplicationDescription(QString::fromUtf8(kDesktopDescription));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption screenshot({QStringLiteral("screenshot")}, QStringLiteral("Save the window to FILE (.png, .svg, .pdf) and exit."), QStringLiteral("FILE"));
-    const QCommandLineOption after({QStringLiteral("after")}, QStringLiteral("Seconds to run before the screenshot (default 3)."), QStringLiteral("SECONDS"), QStringLiteral("3"));
-    const QCommandLineOption config({QStringLiteral("config")}, QStringLiteral("Configuration JSON (the keys of pinscope-cli --config)."), QStringLiteral("FILE"));
-    const QCommandLineOption csv({QStringLiteral("csv")}, QStringLiteral("With --screenshot: write spans.csv, counters.csv, numa.csv and summary.json into DIR."), QStringLiteral("DIR"));
-    const QCommandLineOption trace({QStringLiteral("trace")}, QStringLiteral("With --screenshot: write the Chrome trace JSON to FILE."), QStringLiteral("FILE"));
-    const QCommandLineOption scale({QStringLiteral("scale")}, QStringLiteral("Device pixel ratio of a PNG screenshot, e.g. 2 for high-DPI (default 1)."), QStringLiteral("FACTOR"), QStringLiteral("1"));
-    const QCommandLineOption size({QStringLiteral("size")}, QStringLiteral("Window size for the screenshot (default 1600x1000)."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption view({QStringLiteral("view")}, QStringLiteral("The tab to show: live (timeline and plots) or numa (the NUMA view). Default live."), QStringLiteral("TAB"), QStringLiteral("live"));
-    const QCommandLineOption open({QStringLiteral("open")}, QStringLiteral("Show a recording (pinscope-cli run --record) instead of starting a run; the same as giving the FILE alone."), QStringLiteral("FILE"));
-    const QCommandLineOption run({QStringLiteral("run")}, QStringLiteral("With a recording: the run to show, by its number (pinscope-cli runs FILE); default the last."), QStringLiteral("N"));
-    parser.addOptions({screenshot, after, config, csv, trace, scale, size, view, open, run});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A recording to show (as --open)."), QStringLiteral("[FILE]"));
+    for (const DesktopOption& option : kDesktopOptions)
+        parser.addOption(QCommandLineOption({QString::fromUtf8(option.name)}, QString::fromUtf8(option.help),
+                                            QString::fromUtf8(option.value_name), QString::fromUtf8(option.default_value)));
+    parser.addPositionalArgument(QString::fromUtf8(kDesktopRecordingArgument.name), QString::fromUtf8(kDesktopRecordingArgument.help),
+                                 QString::fromUtf8(kDesktopRecordingArgument.value_name));
+    // The options by name (kDesktopOptions).
+    const QString screenshot = QStringLiteral("screenshot"), after = QStringLiteral("after"), config = QStringLiteral("config"),
+                  csv = QStringLiteral("csv"), trace = QStringLiteral("trace"), scale = QStringLiteral("scale"),
+                  size = QStringLiteral("size"), view = QStringLiteral("view"), open = QStringLiteral("open"),
+                  run = QStringLiteral("run"), lesson = QStringLiteral("lesson"), step = QStringLiteral("step"),
+                  handout = QStringLiteral("handout"), presenter = QStringLiteral("presenter"),
+                  compare = QStringLiteral("compare");
 
     ParseResult result;
     if (!parser.parse(arguments))
@@ -56,15 +67,18 @@ ParseResult parse_command_line(const QStringList& arguments) {
                 QString::fromStdString(printable(parser.errorText().toStdString(), 2 * kEchoChars)) +
                     QStringLiteral("\n\n") + parser.helpText()};
     if (parser.isSet(help)) return {std::nullopt, 0, parser.helpText()};
-    if (parser.isSet(version)) return {std::nullopt, 0, QStringLiteral("pinscope " PINSCOPE_VERSION)};
+    if (parser.isSet(version)) return {std::nullopt, 0, QString::fromStdString(version_text("pinscope"))};
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open)))
+    const bool comparing = parser.isSet(compare);
+    if (comparing && positional.size() != 1)
+        return {std::nullopt, kUsageError, QStringLiteral("--compare takes two runs: --compare A B, each a recording (its last run) or FILE:RUN")};
+    if (!comparing && (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open))))
         return {std::nullopt, kUsageError,
                 QStringLiteral("unexpected argument: %1 (one recording at a time)")
                     .arg(QString::fromStdString(printable(positional.back().toStdString())))};
 
     CommandLine line;
-    line.recording = positional.isEmpty() ? parser.value(open) : positional.front();
+    line.recording = positional.isEmpty() || comparing ? parser.value(open) : positional.front();
     line.screenshot = parser.value(screenshot);
     line.config = parser.value(config);
     line.csv_dir = parser.value(csv);
@@ -105,16 +119,55 @@ ParseResult parse_command_line(const QStringList& arguments) {
         if (line.recording.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--run goes with a recording (--open FILE)")};
         line.run = number;
     }
+    if (comparing) {
+        if (parser.isSet(open) || parser.isSet(run) || !line.config.isEmpty() || parser.isSet(after) || parser.isSet(csv) ||
+            parser.isSet(trace) || parser.isSet(lesson))
+            return {std::nullopt, kUsageError,
+                    QStringLiteral("--compare shows two recorded runs: --open, --run, --config, --after, --csv, --trace and "
+                                   "--lesson do not go with it")};
+        // Each run checked as pinscope-cli compare checks it, before the window opens.
+        try {
+            line.compare = std::pair{recorded_run(parser.value(compare)), recorded_run(positional.front())};
+        } catch (const std::exception& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
     if (!line.recording.isEmpty()) {
         if (!line.config.isEmpty()) return {std::nullopt, kUsageError, QStringLiteral("--config and a recording: give one")};
         if (parser.isSet(after)) return {std::nullopt, kUsageError, QStringLiteral("--after goes with a run, not a recording: its screenshot shows the whole recorded run")};
         // A file that is not a recording, or has no such run, is bad input: said before the window opens.
         try {
             const RecordingReader reader(line.recording.toStdString());
-            if (line.run) reader.run(*line.run);
-            else if (reader.runs().empty()) throw RecordingError(printable_path(line.recording.toStdString()) + ": the recording holds no run yet");
+            pick_run(reader, line.run.value_or(0));
         } catch (const std::exception& e) {
             return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+    }
+    line.presenter = parser.isSet(presenter);
+    line.lesson = parser.value(lesson);
+    line.handout = parser.value(handout);
+    if ((parser.isSet(step) || parser.isSet(handout)) && line.lesson.isEmpty())
+        return {std::nullopt, kUsageError, QStringLiteral("--step and --handout go with --lesson")};
+    if (!line.lesson.isEmpty()) {
+        if (!line.recording.isEmpty() || !line.config.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--lesson sets each step's configuration: give it without --config or a recording")};
+        if (parser.isSet(after) || parser.isSet(csv) || parser.isSet(trace))
+            return {std::nullopt, kUsageError, QStringLiteral("--after, --csv and --trace go with a plain run, not --lesson: each step runs for its set time")};
+        if (!line.handout.isEmpty() && !line.handout.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+            return refuse(QStringLiteral("--handout"), line.handout, "a file name ending in .pdf");
+        if (!line.handout.isEmpty() && !line.screenshot.isEmpty())
+            return {std::nullopt, kUsageError, QStringLiteral("--handout and --screenshot: give one")};
+        std::size_t steps = 0;
+        try {
+            steps = load_lesson(line.lesson.toStdString()).steps.size();
+        } catch (const LessonError& e) {
+            return {std::nullopt, kUsageError, QString::fromStdString(e.what())};
+        }
+        if (parser.isSet(step)) {
+            const qlonglong number = parser.value(step).toLongLong(&ok);
+            if (!ok || number < 1 || static_cast<std::size_t>(number) > steps)
+                return refuse(QStringLiteral("--step"), parser.value(step), "a step of the lesson, from 1 to " + std::to_string(steps));
+            line.step = static_cast<std::size_t>(number);
         }
     }
     if (!line.config.isEmpty()) {

@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "engine/config/LoaderConfig.h"
+#include "engine/record/RunReference.h"
 
 namespace pinscope::desktop {
 
@@ -26,7 +28,12 @@ struct CommandLine {
     QString view = QStringLiteral("live");  // the tab shown: "live" or "numa"
     QString recording;                 // a recording to show instead of starting a run
     std::optional<std::int64_t> run;   // its run number; unset: its last run
-    bool headless() const { return !screenshot.isEmpty(); }
+    QString lesson;                    // a lesson to open (built-in name or file)
+    std::optional<std::size_t> step;   // its step, from 1: headless, the steps up to it run and it is revealed
+    QString handout;                   // write the lesson's handout (PDF) and exit
+    bool presenter = false;            // presenter mode
+    std::optional<std::pair<RunReference, RunReference>> compare;  // --compare A B: two recorded runs
+    bool headless() const { return !screenshot.isEmpty() || !handout.isEmpty(); }
 };
 
 struct ParseResult {

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/desktop/InterruptWatch.h"
+#include "ui/compare/ComparisonView.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/export/ExportActions.h"
 #include "ui/export/ImageExport.h"
@@ -43,7 +44,7 @@ int run_headless(const CommandLine& line) {
         ui::ExportActions& exports = window.exports();
         try {
             window.feed().poll();  // the very latest spans in the picture
-            if (line.recording.isEmpty() && !window.feed().running())
+            if (line.recording.isEmpty() && !line.compare && !window.feed().running())
                 say(QStringLiteral("the run ended after %1 s, before the screenshot: it shows the ended run (its pinned "
                                    "memory released, the peak given)")
                         .arg(window.feed().has_run() ? window.feed().last_frame()->seconds() : 0.0, 0, 'f', 1));
@@ -77,7 +78,13 @@ int run_headless(const CommandLine& line) {
         say(QStringLiteral("interrupted; the screenshot and exports show the run so far"));
         finish();
     });
-    if (!line.recording.isEmpty()) {
+    if (line.compare) {
+        // Both runs whole, once both are in.
+        if (!window.open_comparison(line.compare->first, line.compare->second)) return 1;
+        window.resize(line.size);  // without the configuration beside it, the comparison fits sizes the run's window does not
+        if (window.comparison()->runs_in()) QTimer::singleShot(0, &window, finish);
+        else QObject::connect(window.comparison(), &ui::ComparisonView::runsIn, &window, [&] { QTimer::singleShot(0, &window, finish); });
+    } else if (!line.recording.isEmpty()) {
         // The whole recorded run, once all of it is in.
         QObject::connect(&window.feed(), &ui::RunFeed::ended, &window, [&] { QTimer::singleShot(0, &window, finish); });
         if (!window.open_recording(line.recording, line.run)) return 1;

@@ -4,10 +4,15 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "app/desktop/CommandLine.h"
+#include "app/desktop/DesktopManPage.h"
+#include "app/desktop/HeadlessLesson.h"
 #include "app/desktop/HeadlessRun.h"
 #include "app/desktop/InterruptWatch.h"
+#include "ui/lessons/LessonPanel.h"
+#include "ui/style/AppIcon.h"
 #include "ui/style/AppStyle.h"
 #include "ui/window/MainWindow.h"
 
@@ -27,6 +32,10 @@ bool platform_chosen() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 2 && std::string_view(argv[1]) == pinscope::desktop::kHelpManFlag) {  // for the build: the manual page
+        std::fputs(pinscope::desktop::desktop_man_page().c_str(), stdout);
+        return 0;
+    }
     QStringList arguments;
     for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
     const auto parsed = pinscope::desktop::parse_command_line(arguments);
@@ -49,16 +58,23 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("pinscope"));
     QApplication::setApplicationName(QStringLiteral("pinscope"));
+    // The icon for every window and the taskbar; the desktop file's name lets a Wayland compositor
+    // match the window to its menu entry (resources/desktop).
+    QApplication::setWindowIcon(pinscope::ui::app_icon());
+    QGuiApplication::setDesktopFileName(QStringLiteral(PINSCOPE_APP_ID));
     pinscope::ui::install_app_style(app);
     if (!pinscope::ui::install_app_font()) std::fprintf(stderr, "pinscope: warning: the embedded font did not load\n");
 
-    if (line.headless()) return pinscope::desktop::run_headless(line);
+    if (line.headless()) return line.lesson.isEmpty() ? pinscope::desktop::run_headless(line) : pinscope::desktop::run_headless_lesson(line);
 
     pinscope::ui::MainWindow window;
     if (line.loaded_config) window.set_config(*line.loaded_config);
     window.show_tab(line.view);
     window.show();
     if (!line.recording.isEmpty()) window.open_recording(line.recording, line.run);
+    if (line.compare) window.open_comparison(line.compare->first, line.compare->second);
+    if (!line.lesson.isEmpty() && window.open_lesson(line.lesson) && line.step) window.lesson_panel().go_to(*line.step - 1);
+    if (line.presenter) window.set_presenter(true);
     // Ctrl-C or SIGTERM: stop the run and close as the window's own close would, then exit 130 / 143.
     const pinscope::desktop::InterruptWatch interrupt([&] {
         window.close();

@@ -2,6 +2,8 @@
 #include "engine/advice/Advisor.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,7 @@ namespace {
 constexpr std::uint32_t kMostWorkers = 256;
 constexpr std::uint32_t kMostPrefetch = 64;
 constexpr std::uint32_t kWorkersToTry = 4;  // PyTorch users' usual first step from num_workers 0
+constexpr auto kCancelPoll = std::chrono::milliseconds(10);
 
 void add_changes_for(Resource resource, const LoaderConfig& c, std::vector<ConfigChange>& out) {
     const auto add = [&](const char* key, const nlohmann::json& value, const char* why) {
@@ -119,6 +122,14 @@ double predict_batches_per_s(const LoaderConfig& config, const std::string& devi
     runner_options.pace = RunClock::Pace::Unpaced;  // modelled time: the same prediction, sooner
     Runner runner(runner_options);
     runner.start(run);
+    // A caller that may cancel (the window, when the configuration changes) does not wait out the run.
+    while (options.cancelled && runner.running()) {
+        if (options.cancelled()) {
+            runner.stop();
+            return 0;
+        }
+        std::this_thread::sleep_for(kCancelPoll);
+    }
     runner.wait();
     return runner.window_metrics().batches_per_s;
 }
@@ -129,6 +140,7 @@ std::vector<Advice> advise(const RunSummary& summary, const AdviceOptions& optio
     const std::string device = prediction_device(summary);
     const double baseline = predict_batches_per_s(summary.config, device, options);
     std::vector<Advice> advice;
+    if (options.cancelled && options.cancelled()) return advice;
     for (const ConfigChange& change : changes) {
         if (options.cancelled && options.cancelled()) break;
         Advice a{change, 0, baseline};

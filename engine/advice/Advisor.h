@@ -16,7 +16,9 @@ struct AdviceOptions {
     double seconds = 2.0;   // each prediction run's length
     double window_s = 1.0;  // its throughput is taken over the last this many seconds (the pool warmed up)
     double min_gain = 1.05; // suggestions predicted to gain less are left out
-    std::function<bool()> cancelled;  // checked between prediction runs; may be empty
+    // Checked every 10 ms while a prediction runs (which then stops at once) and between them; may
+    // be empty. A cancelled advise() returns what it had.
+    std::function<bool()> cancelled;
 };
 
 // The changes worth trying for the run's (whole-run) bottleneck, most promising first; each
@@ -31,7 +33,7 @@ std::string prediction_device(const RunSummary& summary);
 // one after another, and returns the candidates predicted to gain at least min_gain, best first.
 // Throws what Runner::start throws for the baseline.
 std::vector<Advice> advise(const RunSummary& summary, const AdviceOptions& options = {});
-// The prediction of one configuration: steady-state batches/s over the last window_s.
+// The prediction of one configuration: steady-state batches/s over the last window_s; 0 when cancelled.
 double predict_batches_per_s(const LoaderConfig& config, const std::string& device, const AdviceOptions& options);
 
 }  // namespace pinscope

@@ -278,7 +278,10 @@ LoaderConfig config_from_json(const json& object, const LoaderConfig& base) {
     if (given(object, "batches") && given(object, "seconds"))
         reject("batches", object.at("batches"), "one run length: give either batches or seconds, not both");
     LoaderConfig config = base;
-    for (const auto& [name, value] : object.items()) {
+    for (const auto& item : object.items()) {
+        // Named, not a structured binding: clang before 16 (the fuzz preset's) cannot capture those.
+        const std::string& name = item.key();
+        const json& value = item.value();
         const ConfigField* field = find_config_field(name);
         if (field == nullptr) reject_unknown_key(name);
         std::visit(

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "engine/config/PinnedBudget.h"
-#include "engine/doctor/MachineFiles.h"
+#include "engine/files/MachineFiles.h"
 #include "engine/topology/PcieLink.h"
 #include "engine/text/Units.h"
 
@@ -240,6 +240,16 @@ std::vector<CheckLine> check_machine(const LoaderConfig& config, const std::stri
     lines.push_back(numa(files, gpus));
     lines.push_back(governor(files));
     return lines;
+}
+
+std::string check_lines_text(const std::vector<CheckLine>& lines) {
+    std::string text;
+    for (const CheckLine& line : lines) {
+        const std::string verdict(to_string(line.verdict));
+        text += verdict + std::string(6 - verdict.size(), ' ') + line.name +
+                std::string(line.name.size() < 15 ? 15 - line.name.size() : 1, ' ') + line.text + '\n';
+    }
+    return text;
 }
 
 }  // namespace pinscope

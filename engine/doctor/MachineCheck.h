@@ -25,4 +25,8 @@ struct CheckLine {
 // `cuda`: the driver's device list (list_cuda_devices(); tests pass their own).
 std::vector<CheckLine> check_machine(const LoaderConfig& config, const std::string& root, const CudaDeviceList& cuda);
 
+// The lines as `pinscope-cli doctor` prints them (and the window's Check this machine copies):
+// "warn  memlock        RLIMIT_MEMLOCK 64 KiB: ...", one per check.
+std::string check_lines_text(const std::vector<CheckLine>& lines);
+
 }  // namespace pinscope

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/export/RunExports.h"
+#include "engine/export/SegmentsCsv.h"
 
 #include <filesystem>
 #include <optional>
@@ -60,6 +61,7 @@ public:
             counters_file = open_if(in_dir(paths.csv_dir, "counters.csv"));
             numa_file = open_if(in_dir(paths.csv_dir, "numa.csv"));
             csv_summary_file = open_if(in_dir(paths.csv_dir, "summary.json"));
+            segments_file = open_if(in_dir(paths.csv_dir, "segments.csv"));
         }
         trace_file = open_if(paths.trace_path);
         summary_file = open_if(paths.summary_path);
@@ -91,15 +93,16 @@ public:
         if (counters) for_file(*counters_file, [&] { counters->finish(); });
         if (numa) for_file(*numa_file, [&] { numa->finish(); });
         if (csv_summary_file) for_file(*csv_summary_file, [&] { write_summary(csv_summary_file->stream(), summary); });
+        if (segments_file) for_file(*segments_file, [&] { write_segments_csv(segments_file->stream(), summary); });
         if (trace) for_file(*trace_file, [&] { trace->finish(summary); });
         if (summary_file) for_file(*summary_file, [&] { write_summary(summary_file->stream(), summary); });
         std::vector<OutputFile*> files;
-        for (auto* file : {&spans_file, &counters_file, &numa_file, &csv_summary_file, &trace_file, &summary_file})
+        for (auto* file : {&spans_file, &counters_file, &numa_file, &csv_summary_file, &segments_file, &trace_file, &summary_file})
             if (*file) files.push_back(file->get());
         commit_together(files);
     }
 
-    std::unique_ptr<OutputFile> spans_file, counters_file, numa_file, csv_summary_file, trace_file, summary_file;
+    std::unique_ptr<OutputFile> spans_file, counters_file, numa_file, csv_summary_file, segments_file, trace_file, summary_file;
     std::optional<SpansCsvWriter> spans;
     std::optional<CountersCsvWriter> counters;
     std::optional<NumaCsvWriter> numa;

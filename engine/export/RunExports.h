@@ -11,7 +11,7 @@
 namespace pinscope {
 
 struct ExportPaths {
-    std::string csv_dir;       // spans.csv, counters.csv, numa.csv and summary.json; "" for none
+    std::string csv_dir;       // spans.csv, counters.csv, numa.csv, segments.csv and summary.json; "" for none
     std::string trace_path;    // Chrome trace JSON; "" for none
     std::string summary_path;  // summary.json; "" for none
 };
@@ -42,7 +42,7 @@ private:
     bool finished_ = false;
 };
 
-// Creates `dir` if missing and writes spans.csv, counters.csv, numa.csv and summary.json into it
+// Creates `dir` if missing and writes spans.csv, counters.csv, numa.csv, segments.csv and summary.json into it
 // as one set. Throws std::runtime_error naming the directory or file that could not be written.
 void export_csv_dir(const std::string& dir, const RunRecord& record);
 // summary.json: pretty-printed with 2 spaces.

@@ -10,6 +10,7 @@
 #include "engine/BuildConfig.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/export/ExportFormat.h"
+#include "engine/metrics/MetricFields.h"
 #include "engine/text/Units.h"
 
 namespace pinscope {
@@ -84,7 +85,9 @@ json numa_json(const RunSummary& summary) {
     };
 }
 
-json bottleneck_json(const Bottleneck& bottleneck) {
+}  // namespace
+
+nlohmann::json bottleneck_to_json(const Bottleneck& bottleneck) {
     json resources = json::array();
     for (const ResourceUse& use : bottleneck.resources) {
         resources.push_back({{"name", use.name},
@@ -102,6 +105,8 @@ json bottleneck_json(const Bottleneck& bottleneck) {
             {"evidence", bottleneck.evidence},
             {"resources", resources}};
 }
+
+namespace {
 
 // Each change as the configuration key and its JSON value, with the emulated device's prediction.
 json advice_json(const std::vector<Advice>& advice) {
@@ -228,28 +233,47 @@ void write_notes(std::ostream& out, const RunSummary& summary, std::size_t max_w
     if (!summary.error.empty()) out << "error: " << one_line(summary.error) << '\n';
 }
 
+// Every figure of the metric table under its key, shares clamped into 0..1.
+void put_metrics(json& object, const Metrics& metrics) {
+    for (const MetricField& field : metric_fields()) {
+        const double value = field.get(metrics);
+        if (field.kind == MetricKind::Count)
+            object[field.key] = static_cast<std::uint64_t>(value);
+        else
+            object[field.key] = field.kind == MetricKind::Share ? fraction(value) : value;
+    }
+}
+
+// Times in seconds from the run's origin (the first segment's begin).
+json segments_json(const std::vector<RunSegment>& segments) {
+    json list = json::array();
+    const TimeNs origin = segments.empty() ? 0 : segments.front().begin;
+    for (const RunSegment& segment : segments) {
+        json entry = {
+            {"index", segment.index},
+            {"start_s", segment.begin_s(origin)},
+            {"end_s", segment.end_s(origin)},
+            {"change", segment.change.empty() ? json(nullptr) : json(segment.change)},
+            {"config", to_json(segment.config)},
+            {"pinned_peak_bytes", segment.pinned_peak_bytes},
+            {"pinned_in_use_peak_bytes", segment.pinned_in_use_peak_bytes},
+            {"host_allocations", segment.host_allocations},
+            {"cache_hits", segment.cache_hits},
+            {"bottleneck", bottleneck_to_json(segment.bottleneck)},
+        };
+        put_metrics(entry, segment.metrics);
+        list.push_back(std::move(entry));
+    }
+    return list;
+}
+
 }  // namespace
 
 nlohmann::json summary_to_json(const RunSummary& summary) {
-    const Metrics& metrics = summary.metrics;
-    return {
+    json out = {
         {"pinscope_version", PINSCOPE_VERSION},
-        {"batches_per_s", metrics.batches_per_s},
-        {"samples_per_s", metrics.samples_per_s},
-        {"h2d_gb_per_s", metrics.h2d_gb_per_s},
-        {"h2d_bytes", metrics.h2d_bytes},
-        {"gpu_busy", fraction(metrics.gpu_busy)},
-        {"copy_hidden", fraction(metrics.copy_hidden)},
-        {"gpu_starved", fraction(metrics.gpu_starved)},
-        {"gpu_starved_copy", fraction(metrics.gpu_starved_copy)},
-        {"gpu_starved_host", fraction(metrics.gpu_starved_host)},
-        {"consumer_wait", fraction(metrics.consumer_wait)},
-        {"host_held", fraction(metrics.host_held)},
         {"pinned_peak_bytes", summary.pinned.reserved_bytes.peak},
         {"pinned_in_use_peak_bytes", summary.pinned.allocated_bytes.peak},
-        {"batches", metrics.batches},
-        {"samples", metrics.samples},
-        {"wall_s", metrics.wall_s},
         {"device", device_json(summary.device)},
         {"host", to_string(summary.host)},
         {"config", to_json(summary.config)},
@@ -262,9 +286,12 @@ nlohmann::json summary_to_json(const RunSummary& summary) {
         {"warnings", summary.warnings},
         {"error", summary.error.empty() ? json(nullptr) : json(summary.error)},
         {"numa", numa_json(summary)},
-        {"bottleneck", bottleneck_json(summary.bottleneck)},
+        {"bottleneck", bottleneck_to_json(summary.bottleneck)},
         {"advice", advice_json(summary.advice)},
+        {"segments", segments_json(summary.segments)},
     };
+    put_metrics(out, summary.metrics);
+    return out;
 }
 
 std::string format_summary(const RunSummary& summary) {

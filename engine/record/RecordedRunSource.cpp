@@ -13,7 +13,12 @@ constexpr double kWindowS = 1.0;  // the window's sliding window, as a live run'
 }  // namespace
 
 RecordedRunSource::RecordedRunSource(std::shared_ptr<RecordingTables> tables, RunRow row)
-    : tables_(std::move(tables)), row_(std::move(row)), tracker_(row_.info.origin, kWindowS) {
+    : tables_(std::move(tables)),
+      row_(std::move(row)),
+      tracker_(row_.info.origin, kWindowS),
+      segments_(row_.info.origin, row_.segments.empty() ? row_.info.config : row_.segments.front().config) {
+    for (std::size_t i = 1; i < row_.segments.size(); ++i)
+        segments_.begin_segment(row_.segments[i].begin, row_.segments[i].config, {}, {});
     topology_ = tables_->topology(row_);
     recorded_ = std::make_shared<const RecordedFrom>(RecordedFrom{tables_->path(), row_.info.id,
                                                                   static_cast<std::int64_t>(tables_->run_ids().size()),
@@ -32,12 +37,15 @@ RecordedRunSource::RecordedRunSource(std::shared_ptr<RecordingTables> tables, Ru
 // What the window shows as the run so far: the final summary's standing (pool, warnings) with
 // the configuration it began with, the figures up to `now` and the NUMA footprint then; at the
 // end, the final summary itself.
-RunSummary RecordedRunSource::summary_at(TimeNs now, bool ended) const {
+RunSummary RecordedRunSource::summary_at(TimeNs now, bool ended) {
     const TimeNs origin = row_.info.origin;
     if (ended && row_.final_summary) return *row_.final_summary;
     RunSummary summary = row_.final_summary ? *row_.final_summary : row_.start_summary;
     if (!ended) summary.config = row_.start_summary.config;
     summary.metrics = tracker_.whole_run(origin + now);
+    // The segments begun so far: as recorded once the run finished, else from the spans so far.
+    summary.segments = row_.final_summary ? row_.segments : segments_.segments(origin + now, {});
+    std::erase_if(summary.segments, [&](const RunSegment& segment) { return segment.begin > origin + now; });
     summary.numa.usage = usage_;
     if (ended) summary.warnings.push_back(unfinished_warning(row_));
     return summary;
@@ -49,6 +57,7 @@ std::shared_ptr<const RunFrame> RecordedRunSource::first_frame() {
     frame->origin = frame->time = row_.info.origin;
     frame->summary = row_.start_summary;
     frame->summary.metrics = tracker_.whole_run(row_.info.origin);
+    if (!row_.segments.empty()) frame->summary.segments = {row_.segments.front()};
     frame->topology = topology_;
     frame->recorded = recorded_;
     previous_ = -1;  // a sample at the origin itself belongs to the next frame
@@ -77,6 +86,7 @@ std::shared_ptr<const RunFrame> RecordedRunSource::next_stretch() {
         usage_.cross_node_host_copy_bytes = sample->cross_node_host_copy_bytes;
     }
     tracker_.add(frame->spans);
+    segments_.add(frame->spans, frame->counters);
     frame->time = origin + until;
     frame->window = tracker_.window(frame->time);
     frame->summary = summary_at(until, ended);

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "engine/analysis/SegmentTracker.h"
 #include "engine/metrics/MetricsTracker.h"
 #include "engine/record/RecordingTables.h"
 #include "engine/runner/RunSource.h"
@@ -32,13 +33,14 @@ public:
 private:
     std::shared_ptr<const RunFrame> first_frame();
     std::shared_ptr<const RunFrame> next_stretch();
-    RunSummary summary_at(TimeNs now, bool ended) const;
+    RunSummary summary_at(TimeNs now, bool ended);
 
     std::shared_ptr<RecordingTables> tables_;
     RunRow row_;
     std::shared_ptr<const MachineTopology> topology_;
     std::shared_ptr<const RecordedFrom> recorded_;
     MetricsTracker tracker_;
+    SegmentTracker segments_;  // a run that did not finish has its segments' figures from the spans
     RecordingTables::SpanCursor cursor_;
     TimeNs previous_ = -1;  // from the origin: where the last frame's stretch ended
     NumaUsage usage_;       // the NUMA footprint at the last frame

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/config/ConfigJson.h"
+#include "engine/metrics/MetricFields.h"
 #include "engine/text/UntrustedText.h"
 
 namespace pinscope {
@@ -100,20 +101,9 @@ NumaSummary numa_from(const json& numa) {
 
 Metrics metrics_from(const json& summary) {
     Metrics metrics;
-    metrics.wall_s = get<double>(summary, "wall_s");
-    metrics.batches = get<std::uint64_t>(summary, "batches");
-    metrics.samples = get<std::uint64_t>(summary, "samples");
-    metrics.batches_per_s = get<double>(summary, "batches_per_s");
-    metrics.samples_per_s = get<double>(summary, "samples_per_s");
-    metrics.h2d_bytes = get<double>(summary, "h2d_bytes");
-    metrics.h2d_gb_per_s = get<double>(summary, "h2d_gb_per_s");
-    metrics.gpu_busy = get<double>(summary, "gpu_busy");
-    metrics.copy_hidden = get<double>(summary, "copy_hidden");
-    metrics.gpu_starved = get<double>(summary, "gpu_starved");
-    metrics.gpu_starved_copy = get<double>(summary, "gpu_starved_copy");
-    metrics.gpu_starved_host = get<double>(summary, "gpu_starved_host");
-    metrics.consumer_wait = get<double>(summary, "consumer_wait");
-    metrics.host_held = get<double>(summary, "host_held");
+    for (const MetricField& field : metric_fields())
+        field.set(metrics, field.kind == MetricKind::Count ? static_cast<double>(get<std::uint64_t>(summary, field.key))
+                                                           : get<double>(summary, field.key));
     return metrics;
 }
 
@@ -137,23 +127,27 @@ Resource resource_from(const json& object) {
     throw std::runtime_error("unknown resource '" + printable(name) + "'");
 }
 
-// The bottleneck as summary.json says it (each resource's batch count is not in it). Absent in
-// summaries written before there was one.
-Bottleneck bottleneck_from(const json& summary) {
+Bottleneck bottleneck_from_json(const json& object) {
     Bottleneck b;
-    const auto found = summary.find("bottleneck");
-    if (found == summary.end() || !found->is_object()) return b;
-    b.resource = resource_from(*found);
-    for (const json& use : get<std::vector<json>>(*found, "resources"))
+    b.resource = resource_from(object);
+    for (const json& use : get<std::vector<json>>(object, "resources"))
         b.resources.push_back({resource_from(use), get<std::string>(use, "name"), get<double>(use, "utilisation"),
                                get<double>(use, "per_batch_s"), get<std::uint32_t>(use, "lanes"),
                                get<double>(use, "bound_batches_per_s")});
-    b.saturated = get<bool>(*found, "saturated");
-    b.utilisation = get<double>(*found, "utilisation");
-    b.per_batch_s = get<double>(*found, "per_batch_s");
-    b.bound_batches_per_s = get<double>(*found, "bound_batches_per_s");
-    b.evidence = get<std::string>(*found, "evidence");
+    b.saturated = get<bool>(object, "saturated");
+    b.utilisation = get<double>(object, "utilisation");
+    b.per_batch_s = get<double>(object, "per_batch_s");
+    b.bound_batches_per_s = get<double>(object, "bound_batches_per_s");
+    b.evidence = get<std::string>(object, "evidence");
     return b;
+}
+
+// The bottleneck as summary.json says it (each resource's batch count is not in it). Absent in
+// summaries written before there was one.
+Bottleneck bottleneck_from(const json& summary) {
+    const auto found = summary.find("bottleneck");
+    if (found == summary.end() || !found->is_object()) return {};
+    return bottleneck_from_json(*found);
 }
 
 std::vector<Advice> advice_from(const json& summary) {

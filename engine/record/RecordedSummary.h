@@ -13,6 +13,9 @@ namespace pinscope {
 // the wrong kind (a recording is input).
 RunSummary summary_from_json(const nlohmann::json& json);
 
+// summary.json's "bottleneck" object (a segment's too). Throws std::runtime_error.
+Bottleneck bottleneck_from_json(const nlohmann::json& object);
+
 // The parsed forms of to_string(DeviceKind) and to_string(HostMode); throw std::runtime_error.
 DeviceKind device_kind_from_text(const std::string& text);
 HostMode host_mode_from_text(const std::string& text);

@@ -38,6 +38,7 @@ RunSummary unfinished_summary(const RunRow& row, const RunRecord& record) {
             peak->pinned_bytes = std::max(peak->pinned_bytes, node.pinned_bytes);
         }
     }
+    summary.segments = segments_of_recorded(row, record.spans, record.counters);
     summary.warnings.push_back(unfinished_warning(row));
     return summary;
 }
@@ -84,6 +85,14 @@ RecordedRun RecordingReader::load(std::int64_t id) const {
 RunSummary RecordingReader::summary(std::int64_t id) const {
     if (const RunRow row = RecordingTables(db_, path_).run(id); row.final_summary) return *row.final_summary;
     return load(id).record.summary;
+}
+
+std::vector<StageDurations> RecordingReader::stage_durations(std::int64_t id) const {
+    RecordingTables tables(db_, path_);
+    tables.run(id);  // throws, naming the runs the file has, when it has no such run
+    StageDurationSamples samples;
+    tables.add_span_durations(id, samples);
+    return samples.durations();
 }
 
 std::shared_ptr<RunSource> RecordingReader::source(std::int64_t id) const {

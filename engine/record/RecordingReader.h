@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/compare/RunComparison.h"
 #include "engine/runner/RunRecord.h"
 #include "engine/runner/RunSource.h"
 
@@ -56,6 +57,8 @@ public:
     RecordedRun load(std::int64_t id) const;
     // load(id).record.summary, reading the spans only when the run did not finish.
     RunSummary summary(std::int64_t id) const;
+    // stage_durations(load(id).record.spans), read without loading the spans.
+    std::vector<StageDurations> stage_durations(std::int64_t id) const;
     // The run as frames: the first with its configuration, device and topology (loaded from the
     // stored XML), then its spans in chunks by end time, the last marked ended with the final
     // summary. Times are on the recorded run's clock, from its origin.

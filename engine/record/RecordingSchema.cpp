@@ -10,6 +10,7 @@
 
 #include "engine/BuildConfig.h"
 #include "engine/files/InputFile.h"
+#include "engine/metrics/MetricFields.h"
 #include "engine/record/SqliteDatabase.h"
 #include "engine/text/TextFormat.h"
 #include "engine/text/UntrustedText.h"
@@ -19,7 +20,8 @@
 namespace pinscope {
 namespace {
 
-// Version 1. Times are nanoseconds from the run's start (runs.origin_ns on the recording
+// Version 2 (version 1 had no segments table). The figures' columns of runs and segments are
+// the metric table's (engine/metrics/MetricFields.h), in its order. Times are nanoseconds from the run's start (runs.origin_ns on the recording
 // machine's steady clock); codes of stages, lanes, counters and markers are named in the *_names
 // tables of the same file, so that a reader goes by the names. Spans are kept in the order of
 // their end within each run (one B-tree, no index to keep beside it: half the cost per span of
@@ -53,24 +55,26 @@ CREATE TABLE runs (
   summary_json TEXT,
   metrics_begin_ns INTEGER,
   metrics_end_ns INTEGER,
-  wall_s REAL,
-  batches INTEGER,
-  samples INTEGER,
-  batches_per_s REAL,
-  samples_per_s REAL,
-  h2d_bytes REAL,
-  h2d_gb_per_s REAL,
-  gpu_busy REAL,
-  copy_hidden REAL,
-  gpu_starved REAL,
-  gpu_starved_copy REAL,
-  gpu_starved_host REAL,
-  consumer_wait REAL,
-  host_held REAL,
+  @METRICS@
   model_lag REAL,
   pinned_peak_bytes INTEGER,
   dropped_spans INTEGER
 );
+CREATE TABLE segments (
+  run_id INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER,
+  change TEXT,
+  config_json TEXT NOT NULL,
+  @METRICS@
+  pinned_peak_bytes INTEGER,
+  pinned_in_use_peak_bytes INTEGER,
+  host_allocations INTEGER,
+  cache_hits INTEGER,
+  bottleneck_json TEXT,
+  PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
 CREATE TABLE spans (
   run_id INTEGER NOT NULL,
   end_ns INTEGER NOT NULL,
@@ -104,6 +108,17 @@ CREATE TABLE numa_pinned (
   PRIMARY KEY (sample_id, node)
 ) WITHOUT ROWID;
 )sql";
+
+// The schema with the metric table's columns in place of @METRICS@.
+std::string schema_sql() {
+    std::string columns;
+    for (const MetricField& field : metric_fields())
+        columns += std::string(field.key) + (field.kind == MetricKind::Count ? " INTEGER,\n  " : " REAL,\n  ");
+    std::string sql = kSchema;
+    for (std::size_t at = sql.find("@METRICS@\n  "); at != std::string::npos; at = sql.find("@METRICS@\n  "))
+        sql.replace(at, std::string("@METRICS@\n  ").size(), columns);
+    return sql;
+}
 
 template <typename Enum>
 void name_codes(SqliteDatabase& db, const char* table, int count) {
@@ -157,7 +172,7 @@ void check_recording_file(const std::string& path) {
 }
 
 void create_recording_schema(SqliteDatabase& db) {
-    db.execute(kSchema);
+    db.execute(schema_sql());
     SqliteStatement meta = db.prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)");
     meta.bind(1, std::string_view("format")).bind(2, std::string_view(kRecordingFormat)).run();
     meta.bind(1, std::string_view("format_version")).bind(2, std::string_view(std::to_string(kRecordingFormatVersion))).run();
@@ -173,15 +188,17 @@ void create_recording_schema(SqliteDatabase& db) {
 void throw_unreadable(const std::string& path, const SqliteError& error) {
     const std::string name = printable_path(path);
     if (error.not_a_database()) throw RecordingError(name + ": not an SQLite database, so not a pinscope recording");
-    if (error.damaged()) throw RecordingError(name + ": damaged or truncated (SQLite: " + error.what() + ")");
-    throw RecordingError(name + ": cannot read it (SQLite: " + error.what() + ")");
+    // SQLite's message can quote the file (a malformed schema's SQL, lines and all): echoed as input.
+    const std::string sqlite = printable(error.what(), 2 * kEchoChars);
+    if (error.damaged()) throw RecordingError(name + ": damaged or truncated (SQLite: " + sqlite + ")");
+    throw RecordingError(name + ": cannot read it (SQLite: " + sqlite + ")");
 }
 
 bool is_empty_database(SqliteDatabase& db) {
     return db.query_integer("SELECT count(*) FROM sqlite_schema") == 0;
 }
 
-void check_recording_schema(SqliteDatabase& db, const std::string& path) {
+std::int64_t check_recording_schema(SqliteDatabase& db, const std::string& path, SchemaUse use) {
     const std::string name = printable_path(path);
     const std::int64_t application = db.query_integer("PRAGMA application_id");
     const std::int64_t version = db.query_integer("PRAGMA user_version");
@@ -189,18 +206,24 @@ void check_recording_schema(SqliteDatabase& db, const std::string& path) {
         throw RecordingError(name + (is_empty_database(db) ? ": an empty SQLite database, not a pinscope recording"
                                                            : ": an SQLite database, but not a pinscope recording"));
     }
-    const std::string supported = "this pinscope reads version " + std::to_string(kRecordingFormatVersion);
+    const std::string supported = "this pinscope reads versions " + std::to_string(kOldestReadableFormatVersion) +
+                                  " to " + std::to_string(kRecordingFormatVersion);
     if (version > kRecordingFormatVersion)
         throw RecordingError(name + ": a pinscope recording of a newer format (version " + std::to_string(version) +
                              "; " + supported + "): open it with a newer pinscope");
-    if (version < kRecordingFormatVersion)
+    if (version < kOldestReadableFormatVersion)
         throw RecordingError(name + ": a pinscope recording of an older format (version " + std::to_string(version) +
                              "; " + supported + ")");
+    if (use == SchemaUse::Append && version != kRecordingFormatVersion)
+        throw RecordingError(name + ": a pinscope recording of format version " + std::to_string(version) +
+                             "; this pinscope appends runs only to version " + std::to_string(kRecordingFormatVersion) +
+                             " files (it reads this one): record into a new file");
     const bool has_meta = db.query_integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'") > 0;
     if (!has_meta || meta_value(db, "format") != kRecordingFormat ||
-        meta_value(db, "format_version") != std::to_string(kRecordingFormatVersion))
+        meta_value(db, "format_version") != std::to_string(version))
         throw RecordingError(name + ": damaged: its header says pinscope recording version " + std::to_string(version) +
                              " but its meta table does not");
+    return version;
 }
 
 }  // namespace pinscope

@@ -2,7 +2,8 @@
 #pragma once
 // The recording format (docs/recording-format.md): one SQLite database holding any number of
 // runs. Its version is PRAGMA user_version and the meta table's format_version; a reader reads
-// only its own version and says which one a file has.
+// its own version and the older ones it knows (a version 1 run reads as one segment), a writer
+// appends only to its own, and each says which version a file has.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -13,7 +14,8 @@ class SqliteDatabase;
 class SqliteError;
 
 inline constexpr const char* kRecordingFormat = "pinscope-recording";
-inline constexpr std::int64_t kRecordingFormatVersion = 1;
+inline constexpr std::int64_t kRecordingFormatVersion = 2;
+inline constexpr std::int64_t kOldestReadableFormatVersion = 1;  // version 1: no segments table
 inline constexpr std::int64_t kRecordingApplicationId = 0x50696e73;  // "Pins" in the header (PRAGMA application_id)
 
 // A file that is not a recording this pinscope reads, or a run it does not hold: bad input. The
@@ -30,9 +32,14 @@ void check_recording_file(const std::string& path);
 // Creates the tables of an empty database (call inside a transaction).
 void create_recording_schema(SqliteDatabase& db);
 
-// Throws RecordingError naming `path` when the database is not a pinscope recording of this
-// format version. An empty database (no tables, user_version 0) is not one either.
-void check_recording_schema(SqliteDatabase& db, const std::string& path);
+// What the file is opened for: reading takes every version from kOldestReadableFormatVersion on,
+// appending only this pinscope's own.
+enum class SchemaUse { Read, Append };
+
+// Throws RecordingError naming `path` when the database is not a pinscope recording of a format
+// version this pinscope reads (or, to append, writes). An empty database (no tables,
+// user_version 0) is not one either. Returns the file's version.
+std::int64_t check_recording_schema(SqliteDatabase& db, const std::string& path, SchemaUse use = SchemaUse::Read);
 
 // SQLite's failure reading `path`, as a RecordingError naming the file.
 [[noreturn]] void throw_unreadable(const std::string& path, const SqliteError& error);

@@ -6,8 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/analysis/SegmentTracker.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigJson.h"
+#include "engine/metrics/MetricFields.h"
 #include "engine/metrics/MetricsTracker.h"
 #include "engine/record/RecordedSummary.h"
 #include "engine/record/RecordingSchema.h"
@@ -24,9 +26,28 @@ constexpr std::int64_t kMaxTime = std::int64_t{1} << 60;
 constexpr const char* kRunColumns =
     "id, started_utc, host_name, pinscope_version, origin_ns, config_json, device_kind, device_name, "
     "device_profile, device_detail, device_pci_bus_id, host_mode, topology_source, topology_from_file, topology_xml, "
-    "memlock_limit_bytes, memlock_exempt, finished, summary_json, metrics_begin_ns, metrics_end_ns, wall_s, batches, "
-    "samples, batches_per_s, samples_per_s, h2d_bytes, h2d_gb_per_s, gpu_busy, copy_hidden, gpu_starved, "
-    "gpu_starved_copy, gpu_starved_host, consumer_wait, host_held, model_lag, pinned_budget_bytes";
+    "memlock_limit_bytes, memlock_exempt, finished, summary_json, metrics_begin_ns, metrics_end_ns, model_lag, "
+    "pinned_budget_bytes";
+constexpr int kFirstMetricColumn = 23;  // the metric table's columns follow kRunColumns
+
+// ", batches_per_s, samples_per_s, ...": the metric table's columns, in its order.
+std::string metric_columns() {
+    std::string columns;
+    for (const MetricField& field : metric_fields()) columns += std::string(", ") + field.key;
+    return columns;
+}
+
+// The metric table's figures from `first` on; NULL reads as 0.
+Metrics metrics_of_row(const SqliteStatement& row, int first) {
+    Metrics metrics;
+    int column = first;
+    for (const MetricField& field : metric_fields()) {
+        const double value = field.kind == MetricKind::Count ? static_cast<double>(row.integer(column)) : row.real(column);
+        field.set(metrics, value);
+        ++column;
+    }
+    return metrics;
+}
 
 bool out_of_range(std::int64_t time) { return time < -kMaxTime || time > kMaxTime; }
 
@@ -45,6 +66,7 @@ std::string run_list(const std::vector<std::int64_t>& ids) {
 RecordingTables::RecordingTables(std::shared_ptr<SqliteDatabase> db, std::string path)
     : db_(std::move(db)), path_(path), name_(printable_path(path)) {
     guarded([&] {
+        version_ = db_->query_integer("PRAGMA user_version");
         stages_ = codes<Stage>("stage_names", kStageCount);
         lanes_ = codes<LaneKind>("lane_kind_names", kLaneKindCount);
         counters_ = codes<Counter>("counter_names", kCounterCount);
@@ -53,9 +75,74 @@ RecordingTables::RecordingTables(std::shared_ptr<SqliteDatabase> db, std::string
     });
 }
 
+// Version 2 keeps each segment's row; a version 1 run reads as one segment, the whole run with
+// the configuration it ended with. Figures of a run that did not finish are left at 0 here
+// (metrics_of_recorded works them out from the spans).
+std::vector<RunSegment> RecordingTables::segments_of(const RunRow& row) {
+    const TimeNs origin = row.info.origin;
+    const auto whole_run = [&] {
+        const RunSummary& summary = row.final_summary ? *row.final_summary : row.start_summary;
+        RunSegment whole;
+        whole.begin = origin;
+        whole.end = origin + row.data_end;
+        whole.config = summary.config;
+        if (row.final_summary) {
+            whole.metrics = summary.metrics;
+            whole.pinned_peak_bytes = static_cast<std::uint64_t>(summary.pinned.reserved_bytes.peak);
+            whole.pinned_in_use_peak_bytes = static_cast<std::uint64_t>(summary.pinned.allocated_bytes.peak);
+            whole.host_allocations = summary.pinned.num_host_alloc;
+            whole.cache_hits = summary.pinned.cache_hits;
+            whole.bottleneck = summary.bottleneck;
+        }
+        return std::vector<RunSegment>{whole};
+    };
+    if (version_ < 2) return whole_run();
+    const std::string what = "run " + std::to_string(row.info.id) + "'s segment ";
+    SqliteStatement select = db_->prepare(
+        "SELECT idx, start_ns, end_ns, change, config_json, pinned_peak_bytes, pinned_in_use_peak_bytes, "
+        "host_allocations, cache_hits, bottleneck_json" + metric_columns() + " FROM segments WHERE run_id = ?1 ORDER BY idx");
+    select.bind(1, row.info.id);
+    std::vector<RunSegment> segments;
+    while (select.step()) {
+        RunSegment segment;
+        const std::int64_t index = select.integer(0);
+        if (index != static_cast<std::int64_t>(segments.size()) + 1) damaged(what + "numbers are not 1, 2, 3...");
+        segment.index = static_cast<std::uint32_t>(index);
+        const TimeNs begin = select.integer(1);
+        const TimeNs end = select.is_null(2) ? row.data_end : select.integer(2);
+        if (out_of_range(begin) || out_of_range(end) || end < begin ||
+            (!segments.empty() && begin < segments.back().begin - origin))
+            damaged(what + std::to_string(index) + ": its time range is out of range or out of order");
+        segment.begin = origin + begin;
+        segment.end = origin + end;
+        if (!select.is_null(3)) segment.change = select.text(3);
+        try {
+            segment.config = config_from_json(nlohmann::json::parse(select.text(4)));
+            if (!select.is_null(9)) segment.bottleneck = bottleneck_from_json(nlohmann::json::parse(select.text(9)));
+        } catch (const std::exception& error) {
+            damaged(what + std::to_string(index) + ": " + error.what());
+        }
+        segment.pinned_peak_bytes = static_cast<std::uint64_t>(select.integer(5));
+        segment.pinned_in_use_peak_bytes = static_cast<std::uint64_t>(select.integer(6));
+        segment.host_allocations = static_cast<std::uint64_t>(select.integer(7));
+        segment.cache_hits = static_cast<std::uint64_t>(select.integer(8));
+        segment.metrics = metrics_of_row(select, 10);
+        segment.metrics.begin = segment.begin;
+        segment.metrics.end = segment.end;
+        segments.push_back(std::move(segment));
+    }
+    // A run copied from a version 1 file into this one has no segment rows: it reads as version 1's.
+    if (segments.empty()) return whole_run();
+    if (row.final_summary) segments.back().end = std::max(segments.back().end, row.final_summary->metrics.end);
+    return segments;
+}
+
 void RecordingTables::throw_for(const SqliteError& error) const { throw_unreadable(path_, error); }
 
-void RecordingTables::damaged(const std::string& what) const { throw RecordingError(name_ + ": damaged: " + what); }
+// `what` may quote the file (a JSON parser's message, a name it holds): echoed as input.
+void RecordingTables::damaged(const std::string& what) const {
+    throw RecordingError(name_ + ": damaged: " + printable(what, 4 * kEchoChars));
+}
 
 // The file's names for the codes it uses, matched to this pinscope's by name; a name it does not
 // know stays out, and a row using its code is refused.
@@ -82,7 +169,8 @@ std::vector<std::int64_t> RecordingTables::run_ids() {
 
 RunRow RecordingTables::run(std::int64_t id) {
     return guarded([&] {
-        SqliteStatement select = db_->prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?1");
+        SqliteStatement select =
+            db_->prepare(std::string("SELECT ") + kRunColumns + metric_columns() + " FROM runs WHERE id = ?1");
         select.bind(1, id);
         if (!select.step()) throw RecordingError(name_ + ": there is no run " + std::to_string(id) + "; " + run_list(run_ids()));
         const std::string what = "run " + std::to_string(id);
@@ -113,7 +201,7 @@ RunRow RecordingTables::run(std::int64_t id) {
         start.memlock_limit_bytes =
             select.is_null(15) ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(select.integer(15));
         start.memlock_exempt = select.integer(16) != 0;
-        start.pinned.budget_bytes = static_cast<std::uint64_t>(select.integer(36));
+        start.pinned.budget_bytes = static_cast<std::uint64_t>(select.integer(22));
         info.device = start.device;
         info.host = start.host;
         info.finished = select.integer(17) != 0;
@@ -126,27 +214,14 @@ RunRow RecordingTables::run(std::int64_t id) {
                 damaged(what + ": its summary: " + error.what());
             }
             // The exact figures: summary.json clamps fractions and leaves out the range.
-            Metrics& m = summary.metrics;
             const TimeNs begin = select.integer(19);
             end = select.integer(20);
             if (out_of_range(begin) || out_of_range(end)) damaged(what + ": its time range is out of range");
+            Metrics& m = summary.metrics;
+            m = metrics_of_row(select, kFirstMetricColumn);
             m.begin = info.origin + begin;
             m.end = info.origin + end;
-            m.wall_s = select.real(21);
-            m.batches = static_cast<std::uint64_t>(select.integer(22));
-            m.samples = static_cast<std::uint64_t>(select.integer(23));
-            m.batches_per_s = select.real(24);
-            m.samples_per_s = select.real(25);
-            m.h2d_bytes = select.real(26);
-            m.h2d_gb_per_s = select.real(27);
-            m.gpu_busy = select.real(28);
-            m.copy_hidden = select.real(29);
-            m.gpu_starved = select.real(30);
-            m.gpu_starved_copy = select.real(31);
-            m.gpu_starved_host = select.real(32);
-            m.consumer_wait = select.real(33);
-            m.host_held = select.real(34);
-            summary.model_lag = select.real(35);
+            summary.model_lag = select.real(21);
             summary.memlock_exempt = start.memlock_exempt;
             info.length_s = m.wall_s;
             info.batches_per_s = m.batches_per_s;
@@ -164,6 +239,8 @@ RunRow RecordingTables::run(std::int64_t id) {
         if (out_of_range(recorded_end)) damaged(what + ": a time is out of range");
         row.data_end = std::max(recorded_end, end);
         if (!info.finished) info.length_s = static_cast<double>(row.data_end) * 1e-9;
+        row.segments = segments_of(row);
+        if (row.final_summary) row.final_summary->segments = row.segments;
         return row;
     });
 }
@@ -222,6 +299,21 @@ std::vector<Span> RecordingTables::spans_in_recorded_order(std::int64_t id, Time
         spans.reserve(numbered.size());
         for (const auto& entry : numbered) spans.push_back(entry.second);
         return spans;
+    });
+}
+
+void RecordingTables::add_span_durations(std::int64_t id, StageDurationSamples& samples) {
+    guarded([&] {
+        SqliteStatement select = db_->prepare("SELECT stage, start_ns, end_ns FROM spans WHERE run_id = ?1");
+        select.bind(1, id);
+        while (select.step()) {
+            const auto stage = stages_.find(select.integer(0));
+            if (stage == stages_.end()) damaged("a span of a lane or stage this pinscope does not know");
+            const TimeNs start = select.integer(1);
+            const TimeNs end = select.integer(2);
+            if (out_of_range(start) || out_of_range(end)) damaged("a span's time is out of range");
+            samples.add(stage->second, end - start);
+        }
     });
 }
 
@@ -320,6 +412,20 @@ Metrics metrics_of_recorded(const std::vector<Span>& spans, TimeNs origin, TimeN
     tracker.set_batch_size(batch_size);
     tracker.add(spans);
     return tracker.whole_run(origin + data_end);
+}
+
+}  // namespace pinscope
+
+namespace pinscope {
+
+std::vector<RunSegment> segments_of_recorded(const RunRow& row, const std::vector<Span>& spans,
+                                             const std::vector<CounterSample>& counters) {
+    if (row.segments.empty()) return {};
+    SegmentTracker tracker(row.info.origin, row.segments.front().config);
+    for (std::size_t i = 1; i < row.segments.size(); ++i)
+        tracker.begin_segment(row.segments[i].begin, row.segments[i].config, {}, {});
+    tracker.add(spans, counters);
+    return tracker.segments(row.info.origin + row.data_end, {});
 }
 
 }  // namespace pinscope

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/compare/RunComparison.h"
 #include "engine/record/RecordingReader.h"
 #include "engine/record/SqliteDatabase.h"
 #include "engine/topology/MachineTopology.h"
@@ -24,6 +25,8 @@ struct RunRow {
     std::optional<RunSummary> final_summary;  // finished runs
     std::optional<std::string> topology_xml;
     TimeNs data_end = 0;  // from the origin: the last thing recorded, or the run's end when finished
+    // In time order, on the run's clock; a run that did not finish has its segments' figures at 0.
+    std::vector<RunSegment> segments;
 };
 
 class RecordingTables {
@@ -46,6 +49,9 @@ public:
         std::int64_t row = -1;  // seq: the span's place in the recorded order
     };
     std::vector<Span> spans_by_end(std::int64_t id, TimeNs origin, SpanCursor& after, TimeNs until, std::size_t limit);
+    // Each span's stage and duration, in the table's order: what a comparison needs of them, read
+    // without building the spans or putting them back in the order recorded.
+    void add_span_durations(std::int64_t id, StageDurationSamples& samples);
     // Times from the origin in (from, to].
     std::vector<CounterSample> counters(std::int64_t id, TimeNs origin, TimeNs from, TimeNs to);
     std::vector<Marker> markers(std::int64_t id, TimeNs origin, TimeNs from, TimeNs to);
@@ -66,6 +72,7 @@ public:
     [[noreturn]] void damaged(const std::string& what) const;
 
 private:
+    std::vector<RunSegment> segments_of(const RunRow& row);
     template <typename Enum>
     std::map<std::int64_t, Enum> codes(const char* table, int count);
     Span span_of(const SqliteStatement& row, int first_column, TimeNs origin) const;
@@ -73,6 +80,7 @@ private:
     std::shared_ptr<SqliteDatabase> db_;
     std::string path_;
     std::string name_;  // the path, printable
+    std::int64_t version_ = 0;  // the file's format version
     std::map<std::int64_t, Stage> stages_;
     std::map<std::int64_t, LaneKind> lanes_;
     std::map<std::int64_t, Counter> counters_;
@@ -85,5 +93,9 @@ std::string unfinished_warning(const RunRow& row);
 // The run's figures over the spans recorded, for a run that did not finish: from its origin to
 // `data_end`.
 Metrics metrics_of_recorded(const std::vector<Span>& spans, TimeNs origin, TimeNs data_end, std::uint32_t batch_size);
+// The segments of such a run (row.segments: where each begins, its configuration) with their
+// figures over what was recorded; pool counts, which only the finished summary has, stay 0.
+std::vector<RunSegment> segments_of_recorded(const RunRow& row, const std::vector<Span>& spans,
+                                             const std::vector<CounterSample>& counters);
 
 }  // namespace pinscope

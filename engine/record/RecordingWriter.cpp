@@ -13,6 +13,7 @@
 #include "engine/BuildConfig.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/export/SummaryJson.h"
+#include "engine/metrics/MetricFields.h"
 #include "engine/record/RecordingSchema.h"
 #include "engine/record/SqliteDatabase.h"
 #include "engine/text/TextFormat.h"
@@ -68,6 +69,18 @@ std::string span_insert(std::size_t rows) {
     return sql;
 }
 
+// The segment's row: its start and configuration, and with `figures` its end and figures too.
+std::string segment_upsert() {
+    std::string sql = "INSERT OR REPLACE INTO segments (run_id, idx, start_ns, end_ns, change, config_json, "
+                      "pinned_peak_bytes, pinned_in_use_peak_bytes, host_allocations, cache_hits, bottleneck_json";
+    std::string values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+    for (const MetricField& field : metric_fields()) {
+        sql += std::string(", ") + field.key;
+        values += ", ?";
+    }
+    return sql + ") VALUES (" + values + ")";
+}
+
 }  // namespace
 
 struct RecordingWriter::Statements {
@@ -79,9 +92,10 @@ struct RecordingWriter::Statements {
           numa_sample(db.prepare("INSERT INTO numa_samples (run_id, time_ns, cross_node_h2d_bytes, "
                                  "cross_node_host_copy_bytes) VALUES (?1, ?2, ?3, ?4)")),
           numa_pinned(db.prepare("INSERT OR REPLACE INTO numa_pinned (sample_id, node, pinned_bytes) VALUES (?1, ?2, ?3)")),
+          segment(db.prepare(segment_upsert())),
           begin(db.prepare("BEGIN")),
           commit(db.prepare("COMMIT")) {}
-    SqliteStatement span, spans, counter, marker, numa_sample, numa_pinned, begin, commit;
+    SqliteStatement span, spans, counter, marker, numa_sample, numa_pinned, segment, begin, commit;
 };
 
 RecordingWriter::RecordingWriter(const std::string& path) : path_(path) {
@@ -92,7 +106,7 @@ RecordingWriter::RecordingWriter(const std::string& path) : path_(path) {
             check_recording_file(path);
             // Looked at read-only first, so that a database of something else is never written to.
             SqliteDatabase probe(path, SqliteDatabase::Mode::ReadOnly);
-            check_recording_schema(probe, path);
+            check_recording_schema(probe, path, SchemaUse::Append);
         }
         db_ = std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::ReadWriteCreate);
         // WAL: readers (pinscope-cli show, the window) read beside the writer, neither waiting on
@@ -104,7 +118,7 @@ RecordingWriter::RecordingWriter(const std::string& path) : path_(path) {
             if (is_empty_database(*db_) && !existed)
                 create_recording_schema(*db_);
             else
-                check_recording_schema(*db_, path);
+                check_recording_schema(*db_, path, SchemaUse::Append);
             db_->execute("COMMIT");
         } catch (...) {
             db_->execute("ROLLBACK");
@@ -195,6 +209,10 @@ void RecordingWriter::begin(const RunStart& start) {
         run_id_ = db_->last_insert_id();
         next_seq_ = 0;
         origin_ = start.origin;
+        RunSegment first;
+        first.begin = start.origin;
+        first.config = s.config;
+        write_segment(s.segments.empty() ? first : s.segments.front(), false);
         statements_->begin.run();
         in_transaction_ = true;
         last_commit_ = std::chrono::steady_clock::now();
@@ -259,6 +277,49 @@ void RecordingWriter::record(const TraceDelta& delta) {
     }
 }
 
+void RecordingWriter::write_segment(const RunSegment& segment, bool figures) {
+    SqliteStatement& row = statements_->segment;
+    row.bind(1, run_id_).bind(2, std::int64_t{segment.index}).bind(3, std::int64_t{segment.begin - origin_});
+    if (segment.change.empty())
+        row.bind_null(5);
+    else
+        row.bind(5, std::string_view(segment.change));
+    row.bind(6, std::string_view(json_text(to_json(segment.config))));
+    int column = 12;
+    if (!figures) {
+        for (int i = 4; i <= 11; ++i)
+            if (i != 5 && i != 6) row.bind_null(i);
+        for (std::size_t i = 0; i < metric_fields().size(); ++i) row.bind_null(column++);
+        row.run();
+        return;
+    }
+    row.bind(4, std::int64_t{segment.end - origin_})
+        .bind(7, as_integer(segment.pinned_peak_bytes))
+        .bind(8, as_integer(segment.pinned_in_use_peak_bytes))
+        .bind(9, as_integer(segment.host_allocations))
+        .bind(10, as_integer(segment.cache_hits))
+        .bind(11, std::string_view(json_text(bottleneck_to_json(segment.bottleneck))));
+    for (const MetricField& field : metric_fields()) {
+        const double value = field.get(segment.metrics);
+        if (field.kind == MetricKind::Count)
+            row.bind(column++, static_cast<std::int64_t>(value));
+        else
+            row.bind(column++, value);
+    }
+    row.run();
+}
+
+void RecordingWriter::begin_segment(const RunSegment& segment) {
+    std::lock_guard lock(mutex_);
+    if (!recording_) return;
+    try {
+        write_segment(segment, false);
+        commit_if_due();
+    } catch (const std::exception& error) {
+        fail(error);
+    }
+}
+
 void RecordingWriter::record(const NumaSample& sample) {
     std::lock_guard lock(mutex_);
     if (!recording_) return;
@@ -283,34 +344,29 @@ void RecordingWriter::finish(const RunSummary& summary) {
         recording_ = false;
         try {
             const Metrics& m = summary.metrics;
-            SqliteStatement update = db_->prepare(
-                "UPDATE runs SET finished = 1, summary_json = ?2, metrics_begin_ns = ?3, metrics_end_ns = ?4, "
-                "wall_s = ?5, batches = ?6, samples = ?7, batches_per_s = ?8, samples_per_s = ?9, h2d_bytes = ?10, "
-                "h2d_gb_per_s = ?11, gpu_busy = ?12, copy_hidden = ?13, gpu_starved = ?14, gpu_starved_copy = ?15, "
-                "gpu_starved_host = ?16, consumer_wait = ?17, host_held = ?18, model_lag = ?19, "
-                "pinned_peak_bytes = ?20, dropped_spans = ?21 WHERE id = ?1");
+            std::string sql = "UPDATE runs SET finished = 1, summary_json = ?2, metrics_begin_ns = ?3, "
+                              "metrics_end_ns = ?4, model_lag = ?5, pinned_peak_bytes = ?6, dropped_spans = ?7";
+            int column = 8;
+            for (const MetricField& field : metric_fields())
+                sql += std::string(", ") + field.key + " = ?" + std::to_string(column++);
+            SqliteStatement update = db_->prepare(sql + " WHERE id = ?1");
             update.bind(1, run_id_)
                 .bind(2, std::string_view(json_text(summary_to_json(summary), 2) + "\n"))
                 .bind(3, std::int64_t{m.begin - origin_})
                 .bind(4, std::int64_t{m.end - origin_})
-                .bind(5, m.wall_s)
-                .bind(6, as_integer(m.batches))
-                .bind(7, as_integer(m.samples))
-                .bind(8, m.batches_per_s)
-                .bind(9, m.samples_per_s)
-                .bind(10, m.h2d_bytes)
-                .bind(11, m.h2d_gb_per_s)
-                .bind(12, m.gpu_busy)
-                .bind(13, m.copy_hidden)
-                .bind(14, m.gpu_starved)
-                .bind(15, m.gpu_starved_copy)
-                .bind(16, m.gpu_starved_host)
-                .bind(17, m.consumer_wait)
-                .bind(18, m.host_held)
-                .bind(19, summary.model_lag)
-                .bind(20, std::int64_t{summary.pinned.reserved_bytes.peak})
-                .bind(21, as_integer(summary.dropped_spans))
-                .run();
+                .bind(5, summary.model_lag)
+                .bind(6, std::int64_t{summary.pinned.reserved_bytes.peak})
+                .bind(7, as_integer(summary.dropped_spans));
+            column = 8;
+            for (const MetricField& field : metric_fields()) {
+                const double value = field.get(m);
+                if (field.kind == MetricKind::Count)
+                    update.bind(column++, static_cast<std::int64_t>(value));
+                else
+                    update.bind(column++, value);
+            }
+            update.run();
+            for (const RunSegment& segment : summary.segments) write_segment(segment, true);
             commit();
         } catch (const std::exception& error) {
             fail(error);

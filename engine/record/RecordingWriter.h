@@ -3,7 +3,8 @@
 // A run streamed into a recording database while it runs (pinscope-cli run --record). The run's
 // row is written at begin (configuration, device, topology), its spans, counters, markers and
 // NUMA samples as the observer drains them, in transactions committed every kCommitPeriod, and
-// its summary at finish. A process killed at any moment leaves a file that opens, holding the
+// its summary and each segment's figures at finish (each segment's row is written as it
+// begins). A process killed at any moment leaves a file that opens, holding the
 // run up to its last commit, unfinished. One writer records any number of runs, one after the
 // other, each its own row; an existing recording gets them appended.
 #include <chrono>
@@ -37,6 +38,7 @@ public:
     void begin(const RunStart& start) override;
     void record(const TraceDelta& delta) override;
     void record(const NumaSample& sample) override;
+    void begin_segment(const RunSegment& segment) override;
     // Writes the summary and commits; throws std::runtime_error naming the file when anything
     // of the run could not be written.
     void finish(const RunSummary& summary) override;
@@ -51,6 +53,7 @@ private:
     // Each under the lock.
     void insert(const TraceDelta& delta);
     void bind_span(SqliteStatement& statement, int first, const Span& span);
+    void write_segment(const RunSegment& segment, bool figures);
     void commit_if_due();
     void commit();
     void fail(const std::exception& error);

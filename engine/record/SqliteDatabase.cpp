@@ -84,6 +84,15 @@ std::string SqliteStatement::text(int column) const {
     return bytes == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
 }
 
+void SqliteStatement::copy_value(int column, SqliteStatement& to, int index) const {
+    switch (sqlite3_column_type(statement_, column)) {
+        case SQLITE_NULL: to.bind_null(index); break;
+        case SQLITE_INTEGER: to.bind(index, integer(column)); break;
+        case SQLITE_FLOAT: to.bind(index, real(column)); break;
+        default: to.bind(index, std::string_view(text(column))); break;
+    }
+}
+
 SqliteDatabase::SqliteDatabase(const std::string& path, Mode mode) {
     // No URI names: a path is a path. A read-only connection never writes the file; in WAL mode it
     // reads beside a writer without either waiting on the other.

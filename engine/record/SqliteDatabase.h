@@ -50,6 +50,8 @@ public:
     std::int64_t integer(int column) const;
     double real(int column) const;
     std::string text(int column) const;
+    // Binds this row's `column`, whatever its type (NULL, integer, real, text), to `to`'s `index`.
+    void copy_value(int column, SqliteStatement& to, int index) const;
 
 private:
     sqlite3* db_;

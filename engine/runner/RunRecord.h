@@ -8,6 +8,8 @@
 
 #include "engine/analysis/Advice.h"
 #include "engine/analysis/Bottleneck.h"
+#include "engine/analysis/MemoryPressure.h"
+#include "engine/analysis/RunSegment.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
 #include "engine/memory/PinnedPool.h"
@@ -29,7 +31,7 @@ struct NumaSummary {
 inline constexpr double kModelLagNoted = 0.05;
 
 struct RunSummary {
-    LoaderConfig config;           // the configuration in force at the end
+    LoaderConfig config;           // the configuration in force at the end (each segment has its own)
     DeviceInfo device;
     HostMode host = HostMode::Modeled;
     Metrics metrics;               // whole run
@@ -44,9 +46,14 @@ struct RunSummary {
     // lower than the profile predicts.
     double model_lag = 0;
     std::uint32_t reconfigurations = 0;
+    // The run's stretches under one configuration, in time order: one, and one more per
+    // reconfiguration; the last up to the end (or now). Together they cover the whole run.
+    std::vector<RunSegment> segments;
     std::vector<std::string> warnings;
     std::string error;             // empty unless the run failed
     NumaSummary numa{};
+    // The machine's memory against what the run may still take, every 100 ms (live runs only).
+    MemoryPressure memory{};
 };
 
 // The NUMA footprint at one moment: pinned bytes in use by node and the cross-node bytes so far.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/runner/RunSession.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "engine/analysis/BottleneckFinder.h"
@@ -65,13 +66,19 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       reader_(*trace_),
       metrics_(origin_, options.window_s),
       usage_(origin_, options.window_s),
+      segments_(origin_, config),
       window_s_(options.window_s),
-      source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr) {
+      source_(options.frames ? std::make_shared<LiveRunSource>(origin_) : nullptr),
+      machine_(options.machine_root),
+      memory_at_start_(memory_state(machine_.meminfo())) {
     trace_->set_all_spans(options.trace_all_spans);
     join_run(*device_.device);
     make_pool(config);
     apply_numa_plan(config);  // here, so that a bad plan fails start() and the device info is whole at once
+    sample_memory(origin_);
     summary_ = make_summary(origin_);
+    summary_.segments = segments_.segments(origin_, PoolCounts{});
+    summary_.memory = memory_;
     // Once the device, topology and configuration are whole, so that a run that cannot start is not recorded.
     if (options_.recorder) options_.recorder->begin(RunStart{origin_, summary_, topology_});
     // The first frame is there at once: the device, topology and configuration, nothing run yet.
@@ -92,6 +99,11 @@ void RunSession::join_run(Device& device) {
 
 std::uint64_t RunSession::budget_of(const LoaderConfig& config) const {
     return config.pinned_budget_bytes.value_or(default_pinned_budget());
+}
+
+PoolCounts RunSession::pool_counts() const {
+    const PoolStats stats = pool_ ? pool_->stats() : last_pool_stats_;
+    return {stats.num_host_alloc, stats.cache_hits, stats.budget_waits};
 }
 
 void RunSession::make_pool(const LoaderConfig& config) {
@@ -236,7 +248,13 @@ void RunSession::run_segments() {
             drain_ = false;
         }
         const auto changes = describe_changes(config, *next);
-        trace_->add_marker(now_ns(), MarkerKind::Reconfigured, "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
+        const TimeNs changed_at = now_ns();
+        PoolCounts ended_with;
+        {
+            std::lock_guard lock(pool_mutex_);
+            ended_with = pool_counts();
+        }
+        trace_->add_marker(changed_at, MarkerKind::Reconfigured, "reconfigured: " + (changes.empty() ? std::string("no change") : join(changes, ", ")));
         ++reconfigurations_;
         if (next->device != config.device) {
             // Opened first: if it fails, the run ends on the old device and pool, which free everything.
@@ -260,9 +278,16 @@ void RunSession::run_segments() {
         } else if (next->batch_bytes() != config.batch_bytes()) {
             pool_->empty_cache();  // blocks of the old size would only sit there
         }
+        PoolCounts begins_with;
         {
+            std::lock_guard lock(pool_mutex_);
+            begins_with = pool_counts();
+        }
+        {
+            // Before the next pipeline records anything: the observer takes it after the spans it polled.
             std::lock_guard lock(config_mutex_);
             config_ = *next;
+            segment_starts_.push_back({changed_at, *next, ended_with, begins_with});
         }
         config = *next;
         // A run by batches counts every batch since the start; one that is over has nothing left.
@@ -326,24 +351,73 @@ void RunSession::sample_counters(TimeNs now) {
     const auto& [then, bytes_then] = h2d_history_.front();
     const double rate = now > then ? static_cast<double>(bytes - bytes_then) / static_cast<double>(now - then) : 0.0;
     trace_->add(Counter::H2DGbPerS, now, rate);  // bytes per ns = GB/s
+    if (now - memory_at_ >= kMemoryPeriod) sample_memory(now);
     if (options_.recorder) {
         const NumaUsage usage = numa_.usage();
         options_.recorder->record(NumaSample{now, usage.nodes, usage.cross_node_h2d_bytes, usage.cross_node_host_copy_bytes});
     }
 }
 
+// After the trace is polled: a segment whose spans were polled began before they were recorded.
+void RunSession::take_segment_starts() {
+    std::vector<SegmentStart> starts;
+    {
+        std::lock_guard lock(config_mutex_);
+        starts.swap(segment_starts_);
+    }
+    for (const SegmentStart& start : starts) {
+        segments_.begin_segment(start.time, start.config, start.ended_with, start.begins_with);
+        if (options_.recorder) options_.recorder->begin_segment(segments_.last());
+    }
+}
+
+void RunSession::sample_memory(TimeNs now) {
+    memory_at_ = now;
+    const MemoryState state = memory_state(machine_.meminfo());
+    if (state.known) {
+        trace_->add(Counter::MemAvailableBytes, now, static_cast<double>(state.available_bytes));
+        trace_->add(Counter::SwapUsedBytes, now, static_cast<double>(state.swap_used_bytes()));
+    }
+    const LoaderConfig config = this->config();
+    std::uint64_t locked = 0;
+    std::uint64_t budget = budget_of(config);
+    {
+        std::lock_guard lock(pool_mutex_);
+        if (pool_) {
+            locked = pool_->reserved_bytes();
+            budget = pool_->budget_bytes();
+        }
+    }
+    const auto in_flight = static_cast<std::uint64_t>(std::max<std::int64_t>(0, gauges_.in_flight.load()));
+    memory_ = memory_pressure(state, memory_at_start_, run_memory(config, budget, locked, in_flight));
+    // Said once per configuration (a change may cure it or cause it), and a measured swap once per run.
+    const std::uint32_t segment = reconfigurations_.load();
+    if (memory_.would_swap && would_swap_warned_in_ != segment) {
+        would_swap_warned_in_ = segment;
+        message(Severity::Warning, memory_.warning);
+    } else if (memory_.swapped && !memory_.would_swap && !swapped_warned_) {
+        swapped_warned_ = true;
+        message(Severity::Warning, memory_.warning);
+    }
+}
+
 void RunSession::take_new() {
     delta_.clear();
     reader_.poll(delta_);
+    take_segment_starts();
 }
 
 void RunSession::observe(TimeNs now, bool ended) {
+    segments_.add(delta_.spans, delta_.counters);
     const LoaderConfig config = this->config();
     metrics_.set_batch_size(config.batch_size);
     metrics_.add(delta_.spans);
     usage_.add(delta_.spans, delta_.counters, config.num_workers > 0 ? config.max_outstanding() : 0);
     if (options_.recorder) options_.recorder->record(delta_);
     RunSummary summary = make_summary(now);
+    summary.segments = segments_.segments(
+        now, {summary.pinned.num_host_alloc, summary.pinned.cache_hits, summary.pinned.budget_waits});
+    summary.memory = memory_;
     usage_.note_budget_waits(now, summary.pinned.budget_waits);
     summary.bottleneck = find_bottleneck(usage_.whole_run(now), summary.metrics, summary.config,
                                          summary.pinned.budget_bytes, range_text(window_s_, true));

@@ -11,10 +11,13 @@
 #include <stop_token>
 #include <thread>
 
+#include "engine/analysis/SegmentTracker.h"
 #include "engine/analysis/UsageTracker.h"
+#include "engine/analysis/MemoryPressure.h"
 #include "engine/clock/ModelLag.h"
 #include "engine/clock/RunClock.h"
 #include "engine/device/factory/DeviceFactory.h"
+#include "engine/files/MachineFiles.h"
 #include "engine/metrics/MetricsTracker.h"
 #include "engine/numa/NumaTracker.h"
 #include "engine/pipeline/PipelineGauges.h"
@@ -59,9 +62,13 @@ private:
     void take_new();                       // what is new in the trace
     RunSummary make_summary(TimeNs now) const;
     void sample_counters(TimeNs now);
+    // The machine's memory into the counters and memory_, warning when pinning would hurt.
+    void sample_memory(TimeNs now);
     void stop_at_deadline(TimeNs now);  // the run's length ends it as a stop does
     void message(Severity severity, const std::string& text);
     std::uint64_t budget_of(const LoaderConfig& config) const;
+    PoolCounts pool_counts() const;  // under pool_mutex_
+    void take_segment_starts();
     void apply_numa_plan(const LoaderConfig& config);
     void make_pool(const LoaderConfig& config);
     void join_run(Device& device);
@@ -80,6 +87,13 @@ private:
     LoaderConfig config_;                       // in force
     std::shared_ptr<const MachineTopology> topology_;  // in force
     std::optional<LoaderConfig> pending_;       // asked for, applied at the next drain
+    // Segments the engine thread began that the observer has not taken yet.
+    struct SegmentStart {
+        TimeNs time;
+        LoaderConfig config;
+        PoolCounts ended_with, begins_with;
+    };
+    std::vector<SegmentStart> segment_starts_;
     std::shared_ptr<const MachineTopology> pending_topology_;
     std::shared_ptr<const NumaPlan> plan_;      // the engine thread's only
 
@@ -114,6 +128,7 @@ private:
     TraceDelta delta_;
     MetricsTracker metrics_;
     UsageTracker usage_;
+    SegmentTracker segments_;
     double window_s_;
     // The window's bottleneck scans every span of the last window: worked out every
     // kWindowBottleneckPeriod (and at the end) rather than every observer period.
@@ -121,6 +136,15 @@ private:
     Bottleneck window_bottleneck_seen_;
     TimeNs window_bottleneck_at_ = 0;
     std::shared_ptr<LiveRunSource> source_;
+    // The machine's memory (analysis/MemoryPressure), read every kMemoryPeriod: /proc/meminfo is
+    // cheap to read, but not a hundred times a second for a figure that moves slowly.
+    static constexpr TimeNs kMemoryPeriod = 100'000'000;
+    MachineFiles machine_;
+    MemoryState memory_at_start_;
+    MemoryPressure memory_;
+    TimeNs memory_at_ = 0;
+    std::optional<std::uint32_t> would_swap_warned_in_;  // the segment (reconfigurations so far) it was said in
+    bool swapped_warned_ = false;
 
     std::thread engine_;
     std::thread observer_;

@@ -35,6 +35,9 @@ struct RunnerOptions {
     bool frames = false;
     // Makes the device; the default picks it from config.device. Tests inject failing devices here.
     std::function<std::unique_ptr<Device>(const LoaderConfig&)> make_device;
+    // Where /proc/meminfo is read for the memory counters and the swap warning; tests point it at
+    // a folder holding their own proc/meminfo.
+    std::string machine_root = "/";
     // With the emulated device and the modelled host the run keeps modelled time
     // (engine/clock/RunClock.h): WallClock follows the wall clock, as a live view needs; Unpaced
     // runs as fast as this machine can, to the same figures (checks, predictions).

@@ -10,6 +10,8 @@ std::string_view to_string(Counter counter) {
         case Counter::InFlightBatches: return "in_flight_batches";
         case Counter::ReadyQueueDepth: return "ready_queue_depth";
         case Counter::H2DGbPerS: return "h2d_gb_per_s";
+        case Counter::MemAvailableBytes: return "mem_available_bytes";
+        case Counter::SwapUsedBytes: return "swap_used_bytes";
     }
     return "?";
 }

@@ -14,8 +14,10 @@ enum class Counter : std::uint8_t {
     InFlightBatches,      // batch indices sent to workers and not yet taken by the consumer
     ReadyQueueDepth,      // batches done and waiting for the consumer (queue plus reorder buffer)
     H2DGbPerS,            // host-to-device rate over the last 100 ms
+    MemAvailableBytes,    // the machine's MemAvailable (/proc/meminfo), every 100 ms
+    SwapUsedBytes,        // the machine's swap in use, SwapTotal - SwapFree, every 100 ms
 };
-inline constexpr int kCounterCount = 5;
+inline constexpr int kCounterCount = 7;
 
 struct CounterSample {
     TimeNs time = 0;

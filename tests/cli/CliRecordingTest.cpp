@@ -45,7 +45,7 @@ TEST(CliRecording, ExportWritesExactlyWhatTheRunWrote) {
     const CliResult exported = run_cli({"export", recording, "--csv", dir.file("export-csv"), "--trace",
                                         dir.file("export-trace.json"), "--summary", dir.file("export-summary.json")});
     ASSERT_EQ(exported.exit_code, 0) << exported.err;
-    for (const char* name : {"spans.csv", "counters.csv", "numa.csv", "summary.json"})
+    for (const char* name : {"spans.csv", "counters.csv", "numa.csv", "segments.csv", "summary.json"})
         EXPECT_EQ(read_file(dir.file("export-csv/") + name), read_file(dir.file("run-csv/") + name)) << name;
     EXPECT_EQ(read_file(dir.file("export-trace.json")), read_file(dir.file("run-trace.json")));
     EXPECT_EQ(read_file(dir.file("export-summary.json")), read_file(dir.file("run-summary.json")));

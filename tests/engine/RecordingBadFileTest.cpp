@@ -90,7 +90,7 @@ TEST_F(RecordingBadFileTest, NewerFormatVersionIsRefusedSayingSo) {
     const std::string path = good_recording("newer.pinscope");
     set_user_version(path, kRecordingFormatVersion + 1);
     const std::string message = refusal(path);
-    EXPECT_NE(message.find("newer format (version 2"), std::string::npos) << message;
+    EXPECT_NE(message.find("newer format (version " + std::to_string(kRecordingFormatVersion + 1)), std::string::npos) << message;
 }
 
 TEST_F(RecordingBadFileTest, OlderFormatVersionIsRefusedSayingSo) {

@@ -24,6 +24,7 @@ struct SyntheticRun {
     RunStart start;
     std::vector<TraceDelta> deltas;  // as the observer would drain them
     std::vector<NumaSample> numa;    // one per delta
+    std::vector<RunSegment> later_segments;  // each as it begins: begin_segment's
     RunSummary summary;
     RunRecord expected() const {
         RunRecord record;
@@ -67,6 +68,10 @@ inline SyntheticRun synthetic_run(TimeNs origin, std::size_t span_count, std::ui
     s.pinned.budget_bytes = 6ull << 30;
     s.numa.topology_source = "2-socket-2-gpu (shipped sample)";
     s.numa.from_file = true;
+    RunSegment first;
+    first.begin = first.end = origin;
+    first.config = s.config;
+    s.segments = {first};
     run.start.summary = s;  // what the run begins with: no figures yet
     run.start.topology = std::make_shared<const MachineTopology>(load_topology("2-socket-2-gpu"));
 
@@ -116,6 +121,27 @@ inline SyntheticRun synthetic_run(TimeNs origin, std::size_t span_count, std::ui
     s.reconfigurations = 1;
     s.warnings = {"pinned memory: budget reached", "two\nlines"};
     s.config.pin_memory = false;  // the configuration in force at the end
+    // Reconfigured at origin + 20: two segments, each with figures of its own.
+    RunSegment before = first;
+    before.end = origin + 20;
+    before.metrics = {origin, origin + 20, 2e-8, 3, 192, 1.5e8, 9.6e9, 1e8, 5e3, 0.5, 0.25, 0.125, 0.1, 0.025, 0.5, 0.0625};
+    before.pinned_peak_bytes = 64 << 20;
+    before.pinned_in_use_peak_bytes = 32 << 20;
+    before.host_allocations = 6;
+    before.cache_hits = 4;
+    before.bottleneck.resource = Resource::PinThread;
+    before.bottleneck.evidence = "Bound by the pin thread";
+    RunSegment after;
+    after.index = 2;
+    after.begin = origin + 20;
+    after.end = end;
+    after.config = s.config;
+    after.change = "pin_memory: on -> off";
+    run.later_segments = {after};
+    after.metrics = {origin + 20, end, 1.25, 997, 63808, 797.6, 51046.4, 3.79e10, 30.3, 1.0000000002, 0.0, 0.125,
+                     0.1, 0.025, 0.975, 0.004};
+    after.cache_hits = 990;
+    s.segments = {before, after};
     s.numa.gpu_name = "NVIDIA H200";
     s.numa.usage = {"0000:c1:00.0", 1, true, {{0, 100}, {1, 200}}, 5000, 1200, 7000, 300};
     s.numa.pinned_peak = {{0, 4096}, {1, 8192}};
@@ -129,6 +155,7 @@ inline void record_run(RunRecorder& recorder, const SyntheticRun& run) {
         recorder.record(run.deltas[d]);
         recorder.record(run.numa[d]);
     }
+    for (const RunSegment& segment : run.later_segments) recorder.begin_segment(segment);
     recorder.finish(run.summary);
 }
 

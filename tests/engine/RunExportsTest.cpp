@@ -23,7 +23,7 @@ TEST(RunExports, CsvDirIsCreatedAndHoldsSpansCountersAndSummary) {
     const auto dir = tmp.path() / "runs" / "first";
     const RunRecord record = test::sample_record();
     export_csv_dir(dir.string(), record);
-    EXPECT_EQ(test::file_names(dir), (std::set<std::string>{"counters.csv", "numa.csv", "spans.csv", "summary.json"}));
+    EXPECT_EQ(test::file_names(dir), (std::set<std::string>{"counters.csv", "numa.csv", "segments.csv", "spans.csv", "summary.json"}));
 
     EXPECT_EQ(test::parse_csv(test::read_text(dir / "spans.csv")).size(), record.spans.size() + 1);
     EXPECT_EQ(test::parse_csv(test::read_text(dir / "counters.csv")).front().front(), "time_s");
@@ -82,7 +82,7 @@ TEST(RunExports, CsvSetThatFailsLeavesEveryOldFileAndOthersInTheFolder) {
     EXPECT_EQ(test::read_text(dir / "spans.csv"), old_spans);
     EXPECT_EQ(test::read_text(dir / "summary.json"), old_summary);
     EXPECT_EQ(test::file_names(dir),
-              (std::set<std::string>{"counters.csv", "notes.txt", "numa.csv", "spans.csv", "summary.json"}));
+              (std::set<std::string>{"counters.csv", "notes.txt", "numa.csv", "segments.csv", "spans.csv", "summary.json"}));
 }
 
 TEST(RunExports, CsvSetIntoAReadOnlyFolderFailsAtOnceAndChangesNothing) {

@@ -93,7 +93,7 @@ TEST(StreamedExports, FilesStreamedDuringARunEqualThoseOfTheWholeRecord) {
     }
     export_csv_dir(whole, run.record);
     export_chrome_trace(tmp.file("whole.json"), run.record);
-    for (const char* name : {"spans.csv", "counters.csv", "numa.csv", "summary.json"}) {
+    for (const char* name : {"spans.csv", "counters.csv", "numa.csv", "segments.csv", "summary.json"}) {
         const std::string a = test::read_text(streamed + "/" + name);
         EXPECT_FALSE(a.empty()) << name;
         EXPECT_TRUE(a == test::read_text(whole + "/" + name)) << name << " differs";

@@ -13,6 +13,11 @@ RunFeed::RunFeed(FeedOptions options, QObject* parent)
       runner_([this] {
           RunnerOptions runner_options;
           runner_options.frames = true;
+          // The window's own recorder (lessons) sees every live run beside the slot's (kept runs).
+          if (options_.recorder)
+              runner_options.recorder = std::make_shared<RunRecorders>(std::vector<std::shared_ptr<RunRecorder>>{options_.recorder, recorder_});
+          else
+              runner_options.recorder = recorder_;
           // Called on engine threads: hand the text to the GUI thread and return at once.
           runner_options.messages = [this](Severity severity, const std::string& text) {
               QMetaObject::invokeMethod(
@@ -63,6 +68,14 @@ void RunFeed::stop() {
     emit ended();
 }
 
+void RunFeed::finish_recording() {
+    try {
+        recorder_->finish(last_->summary);
+    } catch (const std::exception& e) {
+        emit engineMessage(Severity::Error, QString::fromStdString(e.what()));
+    }
+}
+
 void RunFeed::poll() {
     // The live engine gives what is new since the last poll as one frame; a recorded run gives
     // its frames as fast as they are asked for, so take them for a share of the poll period.
@@ -74,6 +87,7 @@ void RunFeed::poll() {
         last_ = std::move(next);
         ended_ = last_->ended;
         if (ended_) timer_.stop();
+        if (ended_ && live_) finish_recording();
         emit frame(*last_);
         if (ended_) emit ended();
     } while (!live_ && std::chrono::steady_clock::now() < until);

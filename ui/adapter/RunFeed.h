@@ -18,6 +18,7 @@ struct FeedOptions {
     std::size_t span_capacity = 2'000'000;     // spans the timeline and the exports keep, each
     std::size_t counter_capacity = 1'000'000;  // samples of all counters together, for the exports
     int poll_hz = 30;
+    std::shared_ptr<RunRecorder> recorder;     // fed every live run (it decides which to keep); may be null
 };
 
 class RunFeed : public QObject {
@@ -46,6 +47,9 @@ public:
     // The newest frame shown; null before the first.
     const std::shared_ptr<const RunFrame>& last_frame() const { return last_; }
     const FeedOptions& options() const { return options_; }
+    // Where the next live runs are recorded (null: nowhere); a run going on keeps its own, and its
+    // summary goes into it as it ends, before ended().
+    void set_recorder(std::shared_ptr<RunRecorder> recorder) { recorder_->set(std::move(recorder)); }
 
 public slots:
     // Takes the source's next frame, if any, and hands it to the views.
@@ -59,8 +63,11 @@ signals:
 
 private:
     void begin(std::shared_ptr<RunSource> source, bool live);
+    // A live run's end: its summary into the recording it went to, if any.
+    void finish_recording();
 
     FeedOptions options_;
+    std::shared_ptr<RunRecorderSlot> recorder_ = std::make_shared<RunRecorderSlot>();
     Runner runner_;
     QTimer timer_;
     std::shared_ptr<RunSource> source_;

@@ -28,6 +28,9 @@ FootprintPlot::FootprintPlot(QWidget* parent) : TimeSeriesPlot(QStringLiteral("P
     peak_ = add_line(QStringLiteral("peak"), QColor(0x8C, 0x4A, 0x0B), nullptr, Qt::DotLine, 1.4);
     budget_ = add_line(QStringLiteral("budget"), QColor(0xC6, 0x28, 0x28), nullptr, Qt::DashLine, 1.6);
     memlock_ = add_line(QStringLiteral("memlock limit"), QColor(0x55, 0x5B, 0x63), nullptr, Qt::DashDotLine, 1.4);
+    available_ = add_line(QStringLiteral("available"), QColor(0x2E, 0x7D, 0x32), nullptr, Qt::DashLine, 1.4);
+    swap_ = add_line(QStringLiteral("swap in use"), QColor(0x6A, 0x1B, 0x9A), nullptr, Qt::SolidLine, 1.6);
+    swap_->removeFromLegend();  // until a run says the machine has swap
     in_use_->setLineStyle(QCPGraph::lsStepLeft);
     reserved_->setLineStyle(QCPGraph::lsStepLeft);
 }
@@ -36,6 +39,8 @@ void FootprintPlot::add_counters(const std::vector<CounterSample>& samples) {
     for (const CounterSample& s : samples) {
         if (s.counter == Counter::PinnedInUseBytes) append(in_use_, seconds_of(s.time), positive_or_gap(s.value));
         else if (s.counter == Counter::PinnedReservedBytes) append(reserved_, seconds_of(s.time), positive_or_gap(s.value));
+        else if (s.counter == Counter::MemAvailableBytes) append(available_, seconds_of(s.time), positive_or_gap(s.value));
+        else if (s.counter == Counter::SwapUsedBytes) append(swap_, seconds_of(s.time), positive_or_gap(s.value));
     }
 }
 
@@ -47,6 +52,12 @@ void FootprintPlot::add_summary(double t, const RunSummary& summary) {
     if (budget > 0) {
         append(budget_, t, budget);
         budget_->setName(QStringLiteral("budget %1").arg(memory_text(budget)));
+    }
+    // The figures are in the limits panel's memory line; the legend keeps to short names. A machine
+    // without swap has no line to name: its legend entry would only take a row.
+    if (const MemoryState& m = summary.memory.memory; m.known) {
+        const bool has_swap = m.swap_total_bytes > 0;
+        if (has_swap != legend->hasItemWithPlottable(swap_)) has_swap ? swap_->addToLegend() : swap_->removeFromLegend();
     }
     const std::uint64_t memlock = summary.memlock_limit_bytes;
     if (memlock == std::numeric_limits<std::uint64_t>::max()) {

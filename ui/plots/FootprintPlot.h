@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Page-locked memory over time: in use by batches, reserved by the pool (cached blocks and
-// rounding included), the peak, the budget and RLIMIT_MEMLOCK. On a log axis, because the budget
+// rounding included), the peak, the budget and RLIMIT_MEMLOCK; beside them the machine's available
+// memory and swap in use (when pinning hurts, the one falls and the other rises). On a log axis, because the budget
 // is often tens of times the footprint and the memlock limit tens of times below it: a linear
 // axis would flatten one of them.
 #include "engine/runner/RunRecord.h"
@@ -27,6 +28,8 @@ private:
     QCPGraph* peak_;
     QCPGraph* budget_;
     QCPGraph* memlock_;
+    QCPGraph* available_;
+    QCPGraph* swap_;
 };
 
 }  // namespace pinscope::ui

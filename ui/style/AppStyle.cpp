@@ -6,6 +6,8 @@
 #include <QPalette>
 #include <QStyleFactory>
 
+#include <cmath>
+
 // Q_INIT_RESOURCE must be called outside any namespace; calling it from the library also makes
 // the linker keep the resources of this static library.
 static void init_pinscope_resources() { Q_INIT_RESOURCE(pinscope); }
@@ -14,7 +16,11 @@ namespace pinscope::ui {
 
 namespace {
 const QString kFamily = QStringLiteral("DejaVu Sans");
-}
+double g_font_scale = 1;  // GUI thread only
+}  // namespace
+
+void set_font_scale(double scale) { g_font_scale = scale; }
+double font_scale() { return g_font_scale; }
 
 bool install_app_font() {
     init_pinscope_resources();
@@ -26,7 +32,7 @@ bool install_app_font() {
 }
 
 QFont app_font(int point_size, bool bold) {
-    QFont font(kFamily, point_size, bold ? QFont::Bold : QFont::Normal);
+    QFont font(kFamily, static_cast<int>(std::lround(point_size * g_font_scale)), bold ? QFont::Bold : QFont::Normal);
     font.setStyleHint(QFont::SansSerif);
     font.setHintingPreference(QFont::PreferNoHinting);  // the same glyphs on every platform
     return font;

@@ -3,7 +3,31 @@
 
 namespace pinscope::ui {
 
+namespace {
+bool g_presenter_palette = false;
+
+QColor okabe_ito(Stage stage) {
+    switch (stage) {
+        case Stage::Load: return QColor(0x00, 0x72, 0xB2);     // blue
+        case Stage::Collate: return QColor(0x56, 0xB4, 0xE9);  // sky blue
+        case Stage::Pin: return QColor(0xE6, 0x9F, 0x00);      // orange
+        case Stage::Alloc: return QColor(0xF0, 0xE4, 0x42);    // yellow
+        case Stage::Wait: return QColor(0xBB, 0xBB, 0xBB);     // grey
+        case Stage::Staging: return QColor(0xD5, 0x5E, 0x00);  // vermillion
+        case Stage::Sync: return QColor(0xEE, 0xBB, 0x99);     // pale vermillion
+        case Stage::H2D: return QColor(0xCC, 0x79, 0xA7);      // reddish purple
+        case Stage::Compute: return QColor(0x00, 0x9E, 0x73);  // bluish green
+        case Stage::Free: return QColor(0x66, 0x66, 0x66);     // dark grey
+    }
+    return Qt::black;
+}
+}  // namespace
+
+void set_presenter_palette(bool on) { g_presenter_palette = on; }
+bool presenter_palette() { return g_presenter_palette; }
+
 QColor stage_color(Stage stage) {
+    if (g_presenter_palette) return okabe_ito(stage);
     switch (stage) {
         case Stage::Load: return QColor(0x4E, 0x79, 0xA7);     // blue
         case Stage::Collate: return QColor(0x76, 0xB7, 0xB2);  // teal

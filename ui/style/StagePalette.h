@@ -12,6 +12,10 @@
 namespace pinscope::ui {
 
 QColor stage_color(Stage stage);
+// Presenter mode's stage colours: the Okabe-Ito palette (Okabe and Ito, "Color Universal Design"),
+// told apart with every common colour-vision deficiency and on a projector. GUI thread only.
+void set_presenter_palette(bool on);
+bool presenter_palette();
 QString stage_label(Stage stage);        // "load", "H2D copy", "compute", ...
 QString stage_description(Stage stage);  // one line for the legend's tooltip
 

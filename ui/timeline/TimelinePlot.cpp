@@ -88,6 +88,14 @@ TimelinePlot::TimelinePlot(std::size_t span_capacity, QWidget* parent)
 
 QRect TimelinePlot::lanes_rect() const { return axisRect()->rect(); }
 
+void TimelinePlot::set_lesson_lanes(std::vector<LaneKind> kinds, bool only) {
+    lesson_lanes_ = std::move(kinds);
+    lesson_lanes_only_ = only;
+    lanes_changed_ = true;  // the labels change even where the lanes do not
+    update_lanes();
+    replot(rpQueuedReplot);
+}
+
 void TimelinePlot::take(const RunFrame& frame) {
     if (frame.first) reset(frame.origin);
     store_.add(frame.spans);
@@ -201,12 +209,17 @@ QList<QRectF> TimelinePlot::marker_label_rects() const {
 void TimelinePlot::update_lanes() {
     const TimeNs view_from = spans_->origin() + static_cast<TimeNs>(std::llround(xAxis->range().lower * 1e9));
     auto lanes = lanes_to_show(store_, reconfigurations_, view_from);
-    if (lanes == spans_->shown_lanes()) return;
+    const auto in_lesson = [this](const ShownLane& shown) {
+        return std::find(lesson_lanes_.begin(), lesson_lanes_.end(), shown.lane.kind) != lesson_lanes_.end();
+    };
+    if (lesson_lanes_only_ && !lesson_lanes_.empty())
+        lanes.erase(std::remove_if(lanes.begin(), lanes.end(), [&](const ShownLane& l) { return !in_lesson(l); }), lanes.end());
+    if (lanes == spans_->shown_lanes() && !lanes_changed_) return;
     QVector<double> ticks;
     QVector<QString> labels;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         ticks << static_cast<double>(i);
-        labels << lane_label(lanes[i].lane) + QStringLiteral("  ");
+        labels << (in_lesson(lanes[i]) ? QStringLiteral("\u25B6 ") : QString()) + lane_label(lanes[i].lane) + QStringLiteral("  ");
     }
     lane_ticker_->setTicks(ticks, labels);
     yAxis->setRange(-0.5, std::max<double>(static_cast<double>(lanes.size()), 1) - 0.5);
@@ -237,10 +250,17 @@ void TimelinePlot::set_live_window(double seconds) {
     emit liveWindowChanged(time_.window());
 }
 
+void TimelinePlot::set_empty_hint(const QString& text) { empty_hint_->setText(text); }
+
 void TimelinePlot::show_all() {
     bool found = false;
     const QCPRange range = spans_->getKeyRange(found);
     if (found) xAxis->setRange(range.lower, std::max(range.upper, range.lower + kMinWindow));
+    replot(rpQueuedReplot);
+}
+
+void TimelinePlot::show_range(double from_s, double to_s) {
+    xAxis->setRange(from_s, std::max(to_s, from_s + kMinWindow));
     replot(rpQueuedReplot);
 }
 

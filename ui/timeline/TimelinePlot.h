@@ -41,8 +41,15 @@ public:
     bool frozen() const { return time_.frozen(); }
     void set_live_window(double seconds);
     double live_window() const { return time_.window(); }
+    // What the empty timeline says (by default, to press Start).
+    void set_empty_hint(const QString& text);
     // Shows everything the store holds (frozen views).
     void show_all();
+    // A lesson's lanes: marked with a triangle before their names, and with `only`, the only lanes
+    // drawn (presenter mode). Empty: every lane, none marked.
+    void set_lesson_lanes(std::vector<LaneKind> kinds, bool only);
+    // Shows seconds [from_s, to_s] of the run (frozen views): a segment's stretch.
+    void show_range(double from_s, double to_s);
     void select_batch(std::optional<std::uint64_t> batch, TimeNs around = 0);
     std::optional<std::uint64_t> selected_batch() const { return selected_batch_; }
     int marker_count() const { return static_cast<int>(markers_.size()); }
@@ -91,6 +98,8 @@ private:
     std::vector<MarkerItems> markers_;
     std::vector<TimeNs> reconfigurations_;  // sorted
     bool lanes_changed_ = false;
+    std::vector<LaneKind> lesson_lanes_;
+    bool lesson_lanes_only_ = false;
     LiveTimeAxis time_{*this, 0.3};
     std::optional<std::uint64_t> selected_batch_;
     QPoint press_pos_;

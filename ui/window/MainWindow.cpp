@@ -10,7 +10,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -20,18 +22,23 @@
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
 #include "engine/runner/RunPreview.h"
+#include "ui/about/AboutDialog.h"
 #include "ui/bandwidth/BandwidthPlot.h"
 #include "ui/bandwidth/BandwidthView.h"
 #include "ui/controls/ConfigChanges.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/export/ExportActions.h"
+#include "ui/lessons/LessonRecorder.h"
+#include "ui/limits/LimitsPanel.h"
 #include "ui/numa/NumaView.h"
 #include "ui/numa/NumaViewModel.h"
 #include "ui/plots/FootprintPlot.h"
 #include "ui/plots/InFlightPlot.h"
 #include "ui/plots/ThroughputPlot.h"
 #include "ui/plots/UtilisationPlot.h"
+#include "ui/record/RunKeeper.h"
+#include "ui/segments/SegmentList.h"
 #include "ui/style/AppStyle.h"
 #include "ui/timeline/TimelinePlot.h"
 #include "ui/window/AppSettings.h"
@@ -45,13 +52,17 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
       settings_(std::make_unique<AppSettings>(options.persistent_settings)),
-      feed_(options.feed),
+      lesson_recorder_(std::make_shared<LessonRecorder>()),
+      feed_(with_recorder(options.feed, lesson_recorder_)),
+      keeper_(std::make_unique<RunKeeper>(feed_, options.session_folder)),
       numa_model_(std::make_unique<NumaViewModel>()) {
     setWindowTitle(QStringLiteral("pinscope"));
     build_layout();
     exports_ = new ExportActions(*this, *settings_, options.feed.span_capacity, options.feed.counter_capacity);
-    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_};
+    frame_views_ = {timeline_, footprint_, throughput_, utilisation_, in_flight_, metrics_, banner_, numa_model_.get(), exports_,
+                    segments_, limits_};
     build_actions();
+    build_lessons();
     wire_feed();
     if (const auto config = settings_->last_config()) controls_->set_config(*config);
     banner_->show_selected(controls_->config());
@@ -68,11 +79,19 @@ MainWindow::~MainWindow() { feed_.stop(); }
 
 void MainWindow::build_layout() {
     controls_ = new ControlPanel;
-    auto* dock = new QDockWidget(QStringLiteral("Configuration"), this);
+    auto* dock = config_dock_ = new QDockWidget(QStringLiteral("Configuration"), this);
     dock->setObjectName(QStringLiteral("configuration"));
     dock->setWidget(controls_);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    segments_ = new SegmentList;
+    auto* segments_dock = new QDockWidget(QStringLiteral("Segments"), this);
+    segments_dock->setObjectName(QStringLiteral("segments"));
+    segments_dock->setWidget(segments_);
+    segments_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, segments_dock);
+    resizeDocks({dock, segments_dock}, {700, 160}, Qt::Vertical);  // the configuration keeps most of the height
+    connect(segments_, &SegmentList::segmentChosen, this, &MainWindow::show_stretch);
 
     banner_ = new DeviceBanner;
     metrics_ = new MetricsPanel;
@@ -99,7 +118,14 @@ void MainWindow::build_layout() {
     live_layout->setContentsMargins(6, 6, 6, 6);
     live_layout->setSpacing(6);
     live_layout->addWidget(metrics_);
-    live_layout->addWidget(splitter_, 1);
+    // "What limits this run" beside the timeline and plots, under the numbers; dragged away it collapses.
+    auto* beside = new QSplitter(Qt::Horizontal);
+    beside->addWidget(splitter_);
+    beside->addWidget(build_limits());
+    beside->setStretchFactor(0, 1);
+    beside->setStretchFactor(1, 0);
+    beside->setSizes({900, 370});
+    live_layout->addWidget(beside, 1);
 
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
@@ -109,7 +135,13 @@ void MainWindow::build_layout() {
     tabs_->setTabToolTip(1, QStringLiteral("Packages, NUMA nodes and cores, the GPU at its node, where the loader's threads "
                                            "ran and where the pinned pages are"));
     bandwidth_ = new BandwidthView;
-    tabs_->addTab(bandwidth_, QStringLiteral("Bandwidth"));
+    // Scrolled: its row of controls is wider than the Live tab needs, and the tabs' widest page
+    // sets the window's least width (with the limits dock beside it, past 1600 pixels).
+    auto* bandwidth_page = new QScrollArea;
+    bandwidth_page->setWidget(bandwidth_);
+    bandwidth_page->setWidgetResizable(true);
+    bandwidth_page->setFrameShape(QFrame::NoFrame);
+    tabs_->addTab(bandwidth_page, QStringLiteral("Bandwidth"));
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -124,7 +156,9 @@ void MainWindow::build_layout() {
     banner_row->addWidget(run_again_);
     layout->addLayout(banner_row);
     layout->addWidget(tabs_, 1);
-    setCentralWidget(central);
+    pages_ = new QStackedWidget;
+    pages_->addWidget(central);
+    setCentralWidget(pages_);
 
     status_ = new QLabel;
     statusBar()->addPermanentWidget(status_);
@@ -189,6 +223,10 @@ void MainWindow::build_actions() {
     QAction* open_recording = file->addAction(QStringLiteral("Open recording…"));
     open_recording->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(open_recording, &QAction::triggered, this, &MainWindow::choose_recording);
+    build_run_files(file);
+    QAction* compare = file->addAction(QStringLiteral("Compare with…"));
+    compare->setToolTip(QStringLiteral("Two recorded runs side by side: timelines, plots and every figure"));
+    connect(compare, &QAction::triggered, this, &MainWindow::choose_comparison);
     QAction* save = file->addAction(QStringLiteral("Save configuration…"));
     save->setShortcut(QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save_config_file);
@@ -229,10 +267,15 @@ void MainWindow::build_actions() {
     QAction* keys = help->addAction(QStringLiteral("Keyboard shortcuts"));
     keys->setShortcut(QKeySequence::HelpContents);
     connect(keys, &QAction::triggered, this, &MainWindow::show_shortcuts);
+    QAction* about = help->addAction(QStringLiteral("About pinscope"));
+    connect(about, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
+    QAction* check = help->addAction(QStringLiteral("Check this machine…"));
+    connect(check, &QAction::triggered, this, &MainWindow::show_machine_check);
 
     bar->addAction(start_stop_);
     bar->addAction(freeze_);
     bar->addAction(whole_run_);
+    bar->addAction(record_switch_);
     bar->addSeparator();
     QAction* shot_button = bar->addAction(shot->icon(), QStringLiteral("Screenshot"));
     shot_button->setToolTip(QStringLiteral("Save the window as PNG, SVG or PDF (Ctrl+P)"));
@@ -334,6 +377,7 @@ bool MainWindow::start() {
     controls_->flush();  // an edit still pending is applied, or refused, first
     const LoaderConfig config = controls_->applied();
     try {
+        keeper_->prepare();  // the recording the run streams into
         feed_.start(config);
     } catch (const std::exception& e) {
         report_error(QStringLiteral("Cannot start"), QString::fromStdString(e.what()));
@@ -449,6 +493,7 @@ void MainWindow::show_shortcuts() {
                        "<tr><td><b>Ctrl+E</b></td><td>Export spans and counters (CSV)</td></tr>"
                        "<tr><td><b>Ctrl+T</b></td><td>Export the Chrome trace (Perfetto)</td></tr>"
                        "<tr><td><b>Ctrl+O / Ctrl+S</b></td><td>Open / save a configuration</td></tr>"
+                       "<tr><td><b>F11</b></td><td>Presenter mode: large type, only what the lesson's step needs</td></tr>"
                        "</table>")
             .arg(plots().size()));
 }

@@ -8,7 +8,7 @@
 #include <QStatusBar>
 
 #include "engine/record/RecordingReader.h"
-#include "engine/record/RecordingSchema.h"
+#include "engine/record/RunReference.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/timeline/TimelinePlot.h"
@@ -20,15 +20,7 @@ namespace pinscope::ui {
 bool MainWindow::open_recording(const QString& path, std::optional<std::int64_t> run) {
     try {
         const RecordingReader reader(path.toStdString());
-        std::int64_t id = 0;
-        if (run) {
-            id = reader.run(*run).id;  // throws, naming the runs the file has, when it has no such run
-        } else {
-            const std::vector<RecordedRunInfo> runs = reader.runs();
-            if (runs.empty()) throw RecordingError(path.toStdString() + ": the recording holds no run yet");
-            id = runs.back().id;
-        }
-        feed_.show(reader.source(id));
+        feed_.show(reader.source(pick_run(reader, run.value_or(0))));
     } catch (const std::exception& e) {
         report_error(QStringLiteral("Cannot open the recording"), QString::fromStdString(e.what()));
         return false;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/doctor/MachineFiles.h"
+#include "engine/files/MachineFiles.h"
 
 #include <algorithm>
 #include <filesystem>
