@@ -25,6 +25,7 @@ RunnerOptions options_for(std::shared_ptr<RunRecorder> recorder, const Measureme
     options.recorder = std::move(recorder);
     options.window_s = measurement.window_s;
     options.trace_all_spans = measurement.trace_all_spans;
+    options.pace = measurement.pace;
     options.messages = [reported_error](Severity severity, const std::string& text) {
         if (severity == Severity::Error) reported_error->store(true);
         print_engine_message(severity, text);

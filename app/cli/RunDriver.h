@@ -17,6 +17,7 @@ namespace pinscope::cli {
 struct Measurement {
     double window_s = 1.0;
     bool trace_all_spans = true;
+    RunClock::Pace pace = RunClock::Pace::WallClock;  // Unpaced: modelled time as fast as it goes
 };
 
 // A reconfiguration at a time from the run's start (run --change).

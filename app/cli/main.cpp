@@ -25,6 +25,7 @@
 #include "app/cli/ShowCommand.h"
 #include "app/cli/SweepCommand.h"
 #include "app/cli/TopologyCommand.h"
+#include "app/cli/ValidateCommand.h"
 #include "engine/about/ProgramInfo.h"
 #include "engine/record/RecordingSchema.h"
 #include "engine/text/UntrustedText.h"
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
     const CompareCommand compare(app);
     const DoctorCommand doctor(app);
     const LessonCommand lesson(app);
+    const ValidateCommand validate(app, shell_command_line(argc, argv));
 
     if (argc == 2 && std::string_view(argv[1]) == kHelpManFlag) {  // for the build: the manual page
         std::cout << cli_man_page(app);
@@ -87,6 +89,7 @@ int main(int argc, char** argv) {
         if (compare.selected()) return compare.execute();
         if (doctor.selected()) return doctor.execute();
         if (lesson.selected()) return lesson.execute();
+        if (validate.selected()) return validate.execute();
         std::cerr << app.help();
         return kExitUsage;
     } catch (const UsageError& e) {

@@ -119,6 +119,7 @@ double predict_batches_per_s(const LoaderConfig& config, const std::string& devi
     run.seconds = options.seconds;
     RunnerOptions runner_options;
     runner_options.window_s = options.window_s;
+    runner_options.pace = RunClock::Pace::Unpaced;  // modelled time: the same prediction, sooner
     Runner runner(runner_options);
     runner.start(run);
     // A caller that may cancel (the window, when the configuration changes) does not wait out the run.

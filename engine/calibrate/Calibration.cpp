@@ -147,7 +147,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
             "H2D copy and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
-            "freed written by a thread on another CPU), while " +
+            "freed written by a thread on another CPU), and what a batch's cudaHostAlloc with cudaFreeHost and its "
+            "cudaHostRegister with cudaHostUnregister cost, while " +
             thread_counts_text(profile.under_load) + " other threads fill, collate into fresh buffers and free them, "
             "as loader workers do (" + format_size(kCalibrationBatchBytes) + " each). Each of these host figures is the "
             "median of " + std::to_string(kLoadRounds) + " rounds that visit the thread counts in turn. ";
@@ -167,7 +168,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
 void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_counts, HardwareProfile& profile) {
     const double bytes = static_cast<double>(kCalibrationBatchBytes);
     struct Samples {
-        std::vector<double> fill, first_touch, pin, pageable, free_us;
+        std::vector<double> fill, first_touch, pin, pageable, free_us, host_alloc_us, host_register_us;
     };
     std::vector<Samples> samples(thread_counts.size());
     std::vector<double> pin_just_collated;
@@ -182,6 +183,11 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, FreedBatch::HandedOver));
+            // A batch's page locking and its undoing, as pin_mode alloc and register pay them per batch.
+            const PinCosts alloc = probe.host_alloc_free_us(kCalibrationBatchBytes);
+            at.host_alloc_us.push_back(alloc.pin_us + alloc.unpin_us);
+            const PinCosts registered = probe.host_register_unregister_us(kCalibrationBatchBytes);
+            at.host_register_us.push_back(registered.pin_us + registered.unpin_us);
         }
     }
     profile.fill_gb_per_s = median(samples.front().fill);
@@ -189,6 +195,8 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     profile.memcpy_to_pinned_gb_per_s = median(std::move(pin_just_collated));
     HostLoadCurve& curve = profile.under_load;
     curve = {};
+    const double alone_alloc_us = std::max(median(samples.front().host_alloc_us), 1e-3);
+    const double alone_register_us = std::max(median(samples.front().host_register_us), 1e-3);
     for (std::size_t i = 0; i < thread_counts.size(); ++i) {
         Samples& at = samples[i];
         curve.others.push_back(thread_counts[i]);
@@ -197,6 +205,8 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
         curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / profile.memcpy_to_pinned_gb_per_s);
         curve.pageable_h2d.push_back(median(std::move(at.pageable)) / profile.h2d_pageable_gb_per_s.at(bytes));
         curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(profile.free_pageable_us.at(bytes), 1e-3));
+        curve.host_alloc.push_back(median(std::move(at.host_alloc_us)) / alone_alloc_us);
+        curve.host_register.push_back(median(std::move(at.host_register_us)) / alone_register_us);
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/clock/SteadyClock.h"
 
+#include "engine/clock/RunClock.h"
+
 #include <sys/prctl.h>
 
 #include <algorithm>
@@ -40,6 +42,7 @@ void sleep_or_stop(TimeNs until, const std::stop_token& stop) {
 }  // namespace
 
 TimeNs now_ns() {
+    if (const RunClock* clock = RunClock::of_this_thread()) return clock->now();
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -52,6 +55,15 @@ TimeNs duration_ns(double ns) {
 }
 
 bool sleep_until_ns(TimeNs deadline, const std::stop_token& stop) {
+    if (RunClock* clock = RunClock::taking_part()) {
+        bool did_something = true;
+        while (!stop.stop_requested() && clock->now() < deadline) {
+            // Released (a stop): time stands still, so the sleep is over, short of its deadline.
+            if (!clock->park(deadline, false, did_something)) return clock->now() >= deadline;
+            did_something = false;
+        }
+        return !stop.stop_requested() || clock->now() >= deadline;
+    }
     // Sleep to just short of the deadline, then yield the rest away: a plain sleep overshoots by
     // the scheduler's wake-up latency, which would add up over thousands of modelled stages.
     constexpr TimeNs kSpinNs = 30'000;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The one clock of the engine: nanoseconds on std::chrono::steady_clock, and precise sleeps.
+// The one clock of the engine: nanoseconds on std::chrono::steady_clock, and precise sleeps; on
+// a thread of a run that keeps modelled time, that run's clock (engine/clock/RunClock.h).
 #include <stop_token>
 
 #include "engine/clock/TimeNs.h"

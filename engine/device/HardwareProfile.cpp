@@ -277,6 +277,9 @@ HardwareProfile profile_from_json(const json& json_profile) {
         curve.memcpy_to_pinned = load.curve("memcpy_to_pinned", kFactor, curve.others, axis).values;
         curve.pageable_h2d = load.curve("pageable_h2d", kFactor, curve.others, axis).values;
         curve.free_pageable = load.curve("free_pageable", kCostFactor, curve.others, axis).values;
+        if (load.has("host_alloc")) curve.host_alloc = load.curve("host_alloc", kCostFactor, curve.others, axis).values;
+        if (load.has("host_register"))
+            curve.host_register = load.curve("host_register", kCostFactor, curve.others, axis).values;
     }
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
     profile.free_host_us = host.own_curve("free_host_us", kCost);
@@ -335,6 +338,8 @@ json to_json(const HardwareProfile& profile) {
                                              {"memcpy_to_pinned", curve.memcpy_to_pinned},
                                              {"pageable_h2d", curve.pageable_h2d},
                                              {"free_pageable", curve.free_pageable}};
+        if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
+        if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;
     }
     if (profile.cross_node_h2d_factor != 1.0 || profile.cross_node_memcpy_factor != 1.0 || !profile.numa_source.empty())
         written["numa"] = {{"cross_node_h2d_factor", profile.cross_node_h2d_factor},

@@ -35,6 +35,10 @@ struct HostLoadCurve {
     std::vector<double> memcpy_to_pinned;  // rate factor of a pin copy (memcpy_to_pinned_gb_per_s)
     std::vector<double> pageable_h2d;      // rate factor of a pageable H2D copy (the sweep's rate at its size)
     std::vector<double> free_pageable;     // cost factor of freeing its buffer (free_pageable_us)
+    // Page-locking calls while others stream (they fault pages and take the memory map's lock the
+    // others' page faults need), cost factors against the same calls alone; optional (empty: 1):
+    std::vector<double> host_alloc;     // cudaHostAlloc then cudaFreeHost (host_alloc_us, free_host_us)
+    std::vector<double> host_register;  // cudaHostRegister then cudaHostUnregister (host_register_us, ...)
     // The factor with `others` threads busy: interpolated linearly, held flat beyond the ends.
     static double at(const std::vector<double>& axis, const std::vector<double>& factors, double others);
     bool empty() const { return others.empty(); }

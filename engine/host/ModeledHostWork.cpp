@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "engine/clock/ModelledWait.h"
 #include "engine/clock/SteadyClock.h"
 #include "engine/device/HardwareProfile.h"
 #include "engine/host/HostWork.h"
@@ -27,15 +28,19 @@ public:
         {
             std::unique_lock lock(mutex_);
             if (free_ == 0) {
-                freed_.wait(lock, stop_, [&] { return free_ > 0; });
+                wait_until(lock, [&] { return free_ > 0 || stop_.stop_requested(); },
+                           [&] { freed_.wait(lock, stop_, [&] { return free_ > 0; }); });
                 if (free_ == 0) return {now_ns(), now_ns()};  // stopped while it queued
                 ready = now_ns();  // it really waited for a core
             }
             --free_;
         }
-        const TimeNs earliest = now_ns() - kLateness;
+        // In modelled time a thread gets to its work when the model says; on the steady clock it
+        // may come late, and then starts where its input was ready, unless later than the slack.
+        const bool modelled_time = RunClock::taking_part() != nullptr;
+        const TimeNs earliest = modelled_time ? now_ns() : now_ns() - kLateness;
         const TimeNs start = std::max(ready, earliest);
-        if (lag_) lag_->add(earliest - ready);  // came later than the slack allows
+        if (lag_ && !modelled_time) lag_->add(earliest - ready);  // came later than the slack allows
         const bool done = sleep_until_ns(start + duration, stop_);
         {
             std::lock_guard lock(mutex_);

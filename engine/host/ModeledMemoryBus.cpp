@@ -13,11 +13,17 @@ const std::vector<double>& factors_of(const HostLoadCurve& curve, ModeledMemoryB
         case ModeledMemoryBus::Traffic::PinFromMemory: return curve.memcpy_to_pinned;
         case ModeledMemoryBus::Traffic::PageableFromMemory: return curve.pageable_h2d;
         case ModeledMemoryBus::Traffic::Free: return curve.free_pageable;
+        case ModeledMemoryBus::Traffic::HostAlloc: return curve.host_alloc;
+        case ModeledMemoryBus::Traffic::HostRegister: return curve.host_register;
     }
     return curve.fill;
 }
 
 }  // namespace
+
+double ModeledMemoryBus::factor_now(Traffic traffic) const {
+    return HostLoadCurve::at(curve_.others, factors_of(curve_, traffic), active_.load());
+}
 
 ModeledMemoryBus::Use::Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic, int at_least_others)
     : active_(active), others_(active.fetch_add(1)) {

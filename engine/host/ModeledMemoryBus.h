@@ -12,8 +12,10 @@ namespace pinscope {
 class ModeledMemoryBus {
 public:
     // A thread's own streaming (Fill, FirstTouch), work on a batch a worker handed over, whose bytes
-    // are no longer in the caches (PinFromMemory, PageableFromMemory), or freeing a batch (Free).
-    enum class Traffic { Fill, FirstTouch, PinFromMemory, PageableFromMemory, Free };
+    // are no longer in the caches (PinFromMemory, PageableFromMemory), freeing a batch (Free), or
+    // page-locking one (HostAlloc: cudaHostAlloc and cudaFreeHost; HostRegister: cudaHostRegister
+    // and cudaHostUnregister), whose pages fault in.
+    enum class Traffic { Fill, FirstTouch, PinFromMemory, PageableFromMemory, Free, HostAlloc, HostRegister };
 
     explicit ModeledMemoryBus(HostLoadCurve curve) : curve_(std::move(curve)) {}
 
@@ -36,6 +38,9 @@ public:
     };
 
     Use use(Traffic traffic, int at_least_others = 0) { return Use(active_, curve_, traffic, at_least_others); }
+    // The curve's factor for `traffic` with the threads streaming now, without joining them (a
+    // page-locking call, which the others' streaming slows but which does not stream itself).
+    double factor_now(Traffic traffic) const;
     int active() const { return active_.load(); }
 
 private:

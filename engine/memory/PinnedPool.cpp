@@ -4,17 +4,17 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <exception>
 #include <string>
 
+#include "engine/clock/ModelledWait.h"
 #include "engine/clock/SteadyClock.h"
 #include "engine/trace/LaneRecorder.h"
 
 namespace pinscope {
 namespace {
 
-constexpr auto kBudgetPoll = std::chrono::microseconds(200);
+constexpr TimeNs kBudgetPoll = 200'000;
 
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -80,7 +80,7 @@ PinnedPool::Reservation PinnedPool::reserve(std::size_t bytes, const std::atomic
             if (to_free.empty()) {
                 if (!waited) ++stats_.budget_waits;
                 waited = true;
-                released_.wait_for(lock, kBudgetPoll);
+                wait_a_while(lock, released_, kBudgetPoll);
             }
         }
         free_blocks(to_free, recorder);

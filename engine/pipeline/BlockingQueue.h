@@ -2,10 +2,13 @@
 #pragma once
 // A FIFO between pipeline threads. pop() waits for an item or for close(); after close() the
 // remaining items are still handed out, then pop() returns nullopt. take_all() empties it.
+// A thread that takes part in modelled time waits for its turns (engine/clock/ModelledWait.h).
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <optional>
+
+#include "engine/clock/ModelledWait.h"
 
 namespace pinscope {
 
@@ -22,7 +25,7 @@ public:
 
     std::optional<T> pop() {
         std::unique_lock lock(mutex_);
-        ready_.wait(lock, [&] { return !items_.empty() || closed_; });
+        wait_until(lock, ready_, [&] { return !items_.empty() || closed_; });
         if (items_.empty()) return std::nullopt;
         T item = std::move(items_.front());
         items_.pop_front();

@@ -36,8 +36,8 @@ LoaderPipeline::~LoaderPipeline() {
 }
 
 void LoaderPipeline::start_threads() {
-    for (std::uint16_t w = 0; w < config_.num_workers; ++w) threads_.emplace_back(&LoaderPipeline::worker_main, this, w);
-    if (config_.pins_in_pin_thread()) threads_.emplace_back(&LoaderPipeline::pin_thread_main, this);
+    for (std::uint16_t w = 0; w < config_.num_workers; ++w) threads_.emplace_back([this, w] { worker_main(w); });
+    if (config_.pins_in_pin_thread()) threads_.emplace_back([this] { pin_thread_main(); });
 }
 
 void LoaderPipeline::stop_threads() {

@@ -11,9 +11,9 @@
 #include <memory>
 #include <mutex>
 #include <stop_token>
-#include <thread>
 #include <vector>
 
+#include "engine/clock/RunThread.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
 #include "engine/host/HostWork.h"
@@ -90,7 +90,7 @@ private:
     std::vector<std::unique_ptr<BlockingQueue<IndexSent>>> index_queues_;
     BlockingQueue<Batch> results_;  // workers -> pin thread (or -> consumer without a pin thread)
     BlockingQueue<Batch> ready_;    // pin thread -> consumer
-    std::vector<std::thread> threads_;
+    std::vector<RunThread> threads_;
 
     LaneRecorder consumer_;
     LaneRecorder copy_lane_;

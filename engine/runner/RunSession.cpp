@@ -15,7 +15,7 @@
 namespace pinscope {
 namespace {
 
-constexpr auto kObservePeriod = std::chrono::milliseconds(10);
+constexpr TimeNs kObservePeriod = 10'000'000;
 constexpr TimeNs kRateWindow = 100'000'000;  // the H2D GB/s counter looks back 100 ms
 
 PipelineLimits limits_for(const LoaderConfig& config, TimeNs origin, std::uint64_t next_batch) {
@@ -24,6 +24,12 @@ PipelineLimits limits_for(const LoaderConfig& config, TimeNs origin, std::uint64
     if (config.batches) limits.end_batch = *config.batches;
     if (config.seconds) limits.deadline = origin + static_cast<TimeNs>(*config.seconds * 1e9);
     return limits;
+}
+
+// Nothing real takes time on the emulated device with the modelled host: the run keeps modelled
+// time, so that its figures do not depend on this machine's load.
+bool keeps_modelled_time(const LoaderConfig& config, const Device& device) {
+    return device.info().kind == DeviceKind::Emulated && config.effective_host() == HostMode::Modeled;
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
@@ -50,8 +56,11 @@ RunSession::RunSession(const LoaderConfig& config, std::shared_ptr<const Machine
       device_(std::move(device)),
       device_info_(device_.device->info()),
       origin_(now_ns()),
+      clock_(std::make_shared<RunClock>(origin_, options.pace, keeps_modelled_time(config, *device_.device),
+                                        kObservePeriod)),
       config_(config),
       topology_(std::move(topology)),
+      release_clock_(stop_.get_token(), [clock = clock_.get()] { clock->release(); }),
       memlock_limit_(memlock_limit_bytes()),
       memlock_exempt_(memlock_limit_exempt()),
       reader_(*trace_),
@@ -112,10 +121,7 @@ void RunSession::apply_numa_plan(const LoaderConfig& config) {
     const bool moved = plan_ == nullptr || plan_->topology != plan->topology ||
                        plan_->device_placement() != plan->device_placement() || plan_->membind != plan->membind ||
                        plan_->membind_nodes != plan->membind_nodes;
-    if (moved && plan_ != nullptr) {
-        std::lock_guard lock(pool_mutex_);
-        if (pool_) pool_->empty_cache();
-    }
+    if (moved && plan_ != nullptr && pool_) pool_->empty_cache();
     if (plan_ == nullptr || plan_->notes != plan->notes)
         for (const std::string& note : plan->notes) message(Severity::Info, note);
     numa_.set_plan(plan, moved);
@@ -151,7 +157,12 @@ void RunSession::request_reconfigure(const LoaderConfig& config, std::shared_ptr
 }
 
 void RunSession::stop() {
-    stop_.request_stop();
+    {
+        // Modelled time stands still first, so that the device ends its work at the same moment.
+        const ClockScope scope(clock_.get());
+        clock_->release();
+        stop_.request_stop();
+    }
     drain_ = true;
     if (engine_.joinable()) engine_.join();
     if (observer_.joinable()) observer_.join();
@@ -173,6 +184,7 @@ LoaderConfig RunSession::config() const {
 }
 
 void RunSession::engine_main() {
+    const ClockScope scope(clock_.get());
     use_precise_sleeps();
     try {
         run_segments();
@@ -183,28 +195,42 @@ void RunSession::engine_main() {
         }
         message(Severity::Error, std::string("run failed: ") + e.what());
     }
-    {
-        // Every pinned block is freed before the run counts as ended.
-        std::lock_guard lock(pool_mutex_);
-        if (pool_) {
-            try {
-                pool_->release_all();
-            } catch (const std::exception& e) {
-                message(Severity::Error, std::string("freeing pinned memory failed: ") + e.what());
-            }
-            last_pool_stats_ = pool_->stats();
-            pool_.reset();
+    // Every pinned block is freed before the run counts as ended. Only this thread changes pool_;
+    // the lock guards the pointer for the observer, never a wait (the observer samples while
+    // modelled threads wait).
+    if (pool_) {
+        try {
+            pool_->release_all();
+        } catch (const std::exception& e) {
+            message(Severity::Error, std::string("freeing pinned memory failed: ") + e.what());
         }
+        std::lock_guard lock(pool_mutex_);
+        last_pool_stats_ = pool_->stats();
+        pool_.reset();
     }
-    std::lock_guard lock(state_mutex_);
-    engine_done_ = true;
-    end_time_ = now_ns();
+    // Nothing is in flight once the pipeline is gone (after a stop, what its threads did last
+    // depends on this machine's scheduling, not on the model).
+    gauges_.in_flight = 0;
+    gauges_.ready = 0;
+    {
+        std::lock_guard lock(state_mutex_);
+        engine_done_ = true;
+        end_time_ = now_ns();
+    }
+    clock_->leave();
+    clock_->end();
+}
+
+void RunSession::keep_time_for(const LoaderConfig& config) {
+    clock_->set_modelled(keeps_modelled_time(config, *device_.device));
+    clock_->stop_at(config.seconds ? origin_ + static_cast<TimeNs>(*config.seconds * 1e9) : RunClock::kNever, stop_);
 }
 
 void RunSession::run_segments() {
     std::uint64_t next_batch = 0;
     LoaderConfig config = this->config();
     while (true) {
+        keep_time_for(config);
         apply_numa_plan(config);
         device_.device->prepare(config.batch_bytes());
         auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus, stop_.get_token(),
@@ -234,21 +260,23 @@ void RunSession::run_segments() {
             // Opened first: if it fails, the run ends on the old device and pool, which free everything.
             OpenedDevice opened = open_run_device(*next, options_);
             join_run(*opened.device);
-            std::lock_guard lock(pool_mutex_);
-            pool_.reset();  // frees the old device's blocks while it is still open
+            pool_->release_all();  // frees the old device's blocks while it is still open
+            {
+                std::lock_guard lock(pool_mutex_);
+                pool_.reset();
+            }
             plan_.reset();  // a new device holds no blocks: everything is placed afresh
             device_ = std::move(opened);
             std::lock_guard config_lock(config_mutex_);
             device_info_ = device_.device->info();
         }
-        {
+        if (!pool_ || budget_of(*next) != pool_->budget_bytes()) {
+            if (pool_) pool_->release_all();  // waits and frees here, not under the lock
             std::lock_guard lock(pool_mutex_);
-            if (!pool_ || budget_of(*next) != pool_->budget_bytes()) {
-                if (pool_) last_pool_stats_ = pool_->stats();
-                make_pool(*next);
-            } else if (next->batch_bytes() != config.batch_bytes()) {
-                pool_->empty_cache();  // blocks of the old size would only sit there
-            }
+            if (pool_) last_pool_stats_ = pool_->stats();
+            make_pool(*next);
+        } else if (next->batch_bytes() != config.batch_bytes()) {
+            pool_->empty_cache();  // blocks of the old size would only sit there
         }
         PoolCounts begins_with;
         {
@@ -269,20 +297,28 @@ void RunSession::run_segments() {
 
 // Every period: the counters into the trace, then everything new in the trace to the metrics,
 // the recorder and the frames. Once the engine thread has ended, one last time, and the run ends.
+// In modelled time the moments come from the clock, which holds the modelled threads while the
+// counters are sampled and the trace is read, so that both are the model's at that moment.
 void RunSession::observer_main() {
+    const ClockScope scope(clock_.get());
+    RunClock::Moment moment{now_ns(), false};
     while (true) {
         bool done = false;
-        TimeNs now = now_ns();
+        TimeNs now = moment.time;
         {
             std::lock_guard lock(state_mutex_);
             done = engine_done_;
             if (done) now = end_time_;
         }
-        if (!done) stop_at_deadline(now);
-        sample_counters(now);
+        const bool modelled = clock_->modelled();
+        if (!done && !modelled) stop_at_deadline(now);
+        // In modelled time the moments the clock holds (and the end) are the model's own.
+        if (done || moment.held || !modelled) sample_counters(now);
+        take_new();
+        if (moment.held) clock_->resume();
         observe(now, done);
         if (done) break;
-        std::this_thread::sleep_for(kObservePeriod);
+        moment = clock_->await_sample();
     }
     {
         std::lock_guard lock(state_mutex_);
@@ -365,10 +401,13 @@ void RunSession::sample_memory(TimeNs now) {
     }
 }
 
-void RunSession::observe(TimeNs now, bool ended) {
+void RunSession::take_new() {
     delta_.clear();
     reader_.poll(delta_);
     take_segment_starts();
+}
+
+void RunSession::observe(TimeNs now, bool ended) {
     segments_.add(delta_.spans, delta_.counters);
     const LoaderConfig config = this->config();
     metrics_.set_batch_size(config.batch_size);

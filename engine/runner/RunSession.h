@@ -15,6 +15,7 @@
 #include "engine/analysis/UsageTracker.h"
 #include "engine/analysis/MemoryPressure.h"
 #include "engine/clock/ModelLag.h"
+#include "engine/clock/RunClock.h"
 #include "engine/device/factory/DeviceFactory.h"
 #include "engine/files/MachineFiles.h"
 #include "engine/metrics/MetricsTracker.h"
@@ -57,7 +58,8 @@ private:
     void engine_main();
     void run_segments();
     void observer_main();
-    void observe(TimeNs now, bool ended);
+    void observe(TimeNs now, bool ended);  // what take_new() took, at `now`
+    void take_new();                       // what is new in the trace
     RunSummary make_summary(TimeNs now) const;
     void sample_counters(TimeNs now);
     // The machine's memory into the counters and memory_, warning when pinning would hurt.
@@ -70,6 +72,7 @@ private:
     void apply_numa_plan(const LoaderConfig& config);
     void make_pool(const LoaderConfig& config);
     void join_run(Device& device);
+    void keep_time_for(const LoaderConfig& config);  // modelled time or the steady clock, and the run's length
 
     RunnerOptions options_;
     std::atomic<bool>& running_;
@@ -77,6 +80,7 @@ private:
     OpenedDevice device_;
     DeviceInfo device_info_;
     TimeNs origin_;
+    std::shared_ptr<RunClock> clock_;  // the engine's and the observer's, and the pipeline threads'
     PipelineGauges gauges_;
 
     mutable std::mutex config_mutex_;
@@ -97,6 +101,7 @@ private:
     std::atomic<bool> drain_{false};
     // Every modelled wait of the run sleeps on its token; a stop or the run's length requests it.
     std::stop_source stop_;
+    std::stop_callback<std::function<void()>> release_clock_;  // a stop releases the modelled threads
     std::atomic<std::uint32_t> reconfigurations_{0};
 
     mutable std::mutex pool_mutex_;

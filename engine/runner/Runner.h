@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 
+#include "engine/clock/RunClock.h"
 #include "engine/config/LoaderConfig.h"
 #include "engine/numa/NumaUsage.h"
 #include "engine/runner/RunRecord.h"
@@ -37,6 +38,10 @@ struct RunnerOptions {
     // Where /proc/meminfo is read for the memory counters and the swap warning; tests point it at
     // a folder holding their own proc/meminfo.
     std::string machine_root = "/";
+    // With the emulated device and the modelled host the run keeps modelled time
+    // (engine/clock/RunClock.h): WallClock follows the wall clock, as a live view needs; Unpaced
+    // runs as fast as this machine can, to the same figures (checks, predictions).
+    RunClock::Pace pace = RunClock::Pace::WallClock;
 };
 
 class Runner {

@@ -61,11 +61,18 @@ public:
     double device_read_gb_per_s(std::size_t) override { return 2900; }
     PinCosts host_alloc_free_us(std::size_t bytes) override {
         const double mib = static_cast<double>(bytes) / kMiB;
-        return {20 + mib * 260, 10 + mib * 70};
+        const double scale = batch_scale(bytes, alloc_scales, alloc_calls);
+        return {(20 + mib * 260) * scale, (10 + mib * 70) * scale};
     }
     PinCosts host_register_unregister_us(std::size_t bytes) override {
         const double mib = static_cast<double>(bytes) / kMiB;
-        return {15 + mib * 115, 8 + mib * 60};
+        const double scale = batch_scale(bytes, register_scales, register_calls);
+        return {(15 + mib * 115) * scale, (8 + mib * 60) * scale};
+    }
+    // The cost of the k-th call at the calibration's batch size times scales[k] (the last repeated).
+    static double batch_scale(std::size_t bytes, const std::vector<double>& scales, std::size_t& calls) {
+        if (bytes != kCalibrationBatchBytes || scales.empty()) return 1.0;
+        return scales[std::min(calls++, scales.size() - 1)];
     }
     double memcpy_to_pinned_gb_per_s(std::size_t, BatchState batch) override {
         return batch == BatchState::JustCollated ? 14.2 : 7.1;
@@ -80,6 +87,8 @@ public:
     std::size_t hold_bytes = 0;
     std::vector<double> pageable_rates;  // one per call, the last repeated; empty: 18 GB/s
     std::size_t pageable_calls = 0;
+    std::vector<double> alloc_scales, register_scales;  // batch_scale's
+    std::size_t alloc_calls = 0, register_calls = 0;
 };
 
 CalibrationOptions test_options() {
@@ -161,6 +170,25 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     EXPECT_EQ(profile.free_pageable_us.sizes_bytes.size(), 4u);
     EXPECT_NE(profile.source.find("while 0 and 1 other threads"), std::string::npos) << profile.source;
     EXPECT_NE(profile.source.find("median of 3 rounds that visit the thread counts in turn"), std::string::npos) << profile.source;
+}
+
+TEST(Calibration, MeasuresPageLockingUnderLoadAsCostFactors) {
+    FakeProbe probe;
+    // The cost curve's call at the batch size, then three rounds over 0 and 1 other threads: with
+    // one other streaming, cudaHostAlloc and cudaFreeHost cost 3 times as much, register twice.
+    probe.alloc_scales = {1, 1, 3, 1, 3, 1, 3};
+    probe.register_scales = {1, 1, 2, 1, 2, 1, 2};
+    CalibrationOptions options = test_options();
+    options.load_threads = {0, 1};
+    const HardwareProfile profile = calibrate_profile(probe, options, nullptr);
+    EXPECT_EQ(probe.alloc_calls, 7u);
+    EXPECT_EQ(profile.under_load.host_alloc, (std::vector<double>{1.0, 3.0}));
+    EXPECT_EQ(profile.under_load.host_register, (std::vector<double>{1.0, 2.0}));
+    EXPECT_NE(profile.source.find("cudaHostAlloc with cudaFreeHost and its cudaHostRegister with cudaHostUnregister cost"),
+              std::string::npos)
+        << profile.source;
+    // They load back as written.
+    EXPECT_EQ(profile_from_json(to_json(profile)).under_load.host_alloc, profile.under_load.host_alloc);
 }
 
 // A worker's batch is freed by another thread than the one that wrote it: both are timed, every

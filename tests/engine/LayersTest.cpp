@@ -34,7 +34,7 @@ const std::map<std::string, int>& layer_table() {
         {"runner", 7},          //
         {"export", 8},          {"sweep", 8},          {"bandwidth", 8}, {"calibrate", 8}, {"compare", 8},
         {"advice", 8},          {"doctor", 8},         {"about", 8},
-        {"lesson", 8},
+        {"lesson", 8},          {"validate", 8},
         {"record", 9},          //
     };
     return table;

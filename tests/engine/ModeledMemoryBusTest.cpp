@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "engine/clock/RunClock.h"
+#include "engine/clock/SteadyClock.h"
 #include "engine/device/HardwareProfile.h"
 #include "engine/device/emulated/EmulatedDevice.h"
 #include "engine/host/HostWork.h"
@@ -107,6 +109,56 @@ TEST(ModeledMemoryBus, PageableStagingOfAHandedOverBatchSlowsButPinnedAndCachedC
     EXPECT_NEAR(copy_ns(false), 2 * pageable_alone, 2);
     EXPECT_NEAR(copy_ns(true), pinned_alone, 1);
     EXPECT_NEAR(copy_ns(false, true), pageable_alone, 2);  // still in the caches: the sweep's rate
+}
+
+}  // namespace
+}  // namespace pinscope
+
+namespace pinscope {
+namespace {
+
+// cudaHostAlloc and cudaHostRegister fault pages in and take the memory map's lock that the
+// workers' page faults need: per batch they cost what calibrate measured with others streaming.
+// Timed in modelled time, so the holds are exactly the model's.
+TEST(ModeledMemoryBus, PageLockingCostsWhatCalibrateMeasuredWithOthersStreaming) {
+    HardwareProfile profile = contended_profile();
+    profile.under_load.host_alloc = {1.0, 3.0};
+    profile.under_load.host_register = {1.0, 2.0};
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    EmulatedDevice device(profile, HostMode::Modeled, bus);
+    RunClock clock(0, RunClock::Pace::Unpaced, true);
+    const ClockScope scope(&clock);
+    clock.set_modelled(true);
+    constexpr std::size_t kBytes = 1 << 20;
+    std::vector<std::byte> buffer(2 * kBytes);
+    void* page = reinterpret_cast<void*>((reinterpret_cast<std::uintptr_t>(buffer.data()) + 4095) & ~std::uintptr_t{4095});
+    const auto held_us = [&](auto call) {
+        const TimeNs start = now_ns();
+        call();
+        return static_cast<double>(now_ns() - start) / 1e3;
+    };
+    const auto costs = [&] {
+        PinnedAllocation allocation;
+        const double alloc = held_us([&] { allocation = device.allocate_pinned(kBytes); });
+        const double free = held_us([&] { device.free_pinned(allocation); });
+        const double reg = held_us([&] { device.register_host(page, kBytes); });
+        const double unreg = held_us([&] { device.unregister_host(page, kBytes); });
+        return std::vector<double>{alloc, free, reg, unreg};
+    };
+    const double bytes = static_cast<double>(kBytes);
+    const std::vector<double> alone = costs();
+    EXPECT_NEAR(alone[0], profile.host_alloc_us.scaled_at(bytes), 1e-3);
+    EXPECT_NEAR(alone[2], profile.host_register_us.scaled_at(bytes), 1e-3);
+    std::vector<double> loaded;
+    {
+        const auto worker = bus->use(ModeledMemoryBus::Traffic::FirstTouch);
+        loaded = costs();
+    }
+    EXPECT_NEAR(loaded[0], 3 * alone[0], 0.002);  // us: the holds are whole ns
+    EXPECT_NEAR(loaded[1], 3 * alone[1], 0.002);  // us: the holds are whole ns
+    EXPECT_NEAR(loaded[2], 2 * alone[2], 0.002);  // us: the holds are whole ns
+    EXPECT_NEAR(loaded[3], 2 * alone[3], 0.002);  // us: the holds are whole ns
+    clock.leave();
 }
 
 }  // namespace

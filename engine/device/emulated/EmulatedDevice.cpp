@@ -71,7 +71,9 @@ PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
         allocation.locked = lock_range(allocation.ptr, allocation.bytes, lock_timing());
     }
     if (lock_timing() == LockTiming::OnFault) populator_.populate(allocation.ptr, allocation.bytes);
-    hold_for_modeled_cost(start, profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)));
+    // Page locking costs more while modelled threads stream (calibrate's under-load factors).
+    hold_for_modeled_cost(start, profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)) *
+                                     bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc));
     return allocation;
 }
 
@@ -79,7 +81,8 @@ void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
     const TimeNs start = now_ns();
     populator_.forget(allocation.ptr);
     unmap_locked(allocation);
-    hold_for_modeled_cost(start, profile_.free_host_us.scaled_at(static_cast<double>(allocation.bytes)));
+    hold_for_modeled_cost(start, profile_.free_host_us.scaled_at(static_cast<double>(allocation.bytes)) *
+                                         bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc));
 }
 
 bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
@@ -87,7 +90,8 @@ bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
     place_pages(ptr, bytes, placement_, true);  // pages already written move to their node
     const bool locked = lock_range(ptr, bytes, lock_timing());
     if (lock_timing() == LockTiming::OnFault) populator_.populate(ptr, bytes);
-    hold_for_modeled_cost(start, profile_.host_register_us.scaled_at(static_cast<double>(bytes)));
+    hold_for_modeled_cost(start, profile_.host_register_us.scaled_at(static_cast<double>(bytes)) *
+                                         bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister));
     return locked;
 }
 
@@ -95,7 +99,8 @@ void EmulatedDevice::unregister_host(void* ptr, std::size_t bytes) {
     const TimeNs start = now_ns();
     populator_.forget(ptr);
     unlock_range(ptr, bytes);
-    hold_for_modeled_cost(start, profile_.host_unregister_us.scaled_at(static_cast<double>(bytes)));
+    hold_for_modeled_cost(start, profile_.host_unregister_us.scaled_at(static_cast<double>(bytes)) *
+                                         bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister));
 }
 
 OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/ValidateCommand.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/ExitCodes.h"
+#include "app/cli/OutputPaths.h"
+#include "app/cli/RunDriver.h"
+#include "app/cli/SweepTable.h"
+#include "app/cli/ValidateTable.h"
+#include "engine/calibrate/Calibration.h"
+#include "engine/config/ConfigError.h"
+#include "engine/config/DeviceChoice.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/factory/CalibrationProbeFactory.h"
+#include "engine/device/factory/DeviceFactory.h"
+#include "engine/text/TextFormat.h"
+#include "engine/text/UntrustedText.h"
+#include "engine/clock/SteadyClock.h"
+#include "engine/validate/SteadyRate.h"
+#include "engine/validate/ValidationCsv.h"
+
+namespace pinscope::cli {
+namespace {
+
+constexpr std::size_t kMaxCells = 1000;
+constexpr double kMaxSeconds = 600;
+
+template <class T>
+std::optional<T> parse_number(const std::string& text) {
+    T value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+// The profile the emulated side runs, in a file that the device string names; a calibrated
+// profile goes to --profile-out, or to a temporary file removed at the end.
+class ModelProfile {
+public:
+    ModelProfile() = default;
+    ModelProfile(const ModelProfile&) = delete;
+    ModelProfile& operator=(const ModelProfile&) = delete;
+    ~ModelProfile() {
+        std::error_code ignored;
+        if (!temporary_.empty()) std::filesystem::remove(temporary_, ignored);
+    }
+    void use(std::string device, std::string name) {
+        device_ = std::move(device);
+        name_ = std::move(name);
+    }
+    void write(const HardwareProfile& profile, const std::string& out) {
+        std::string path = out;
+        if (path.empty()) {
+            path = (std::filesystem::temp_directory_path() /
+                    ("pinscope-validate-" + std::to_string(getpid()) + "-" + profile.name + ".json"))
+                       .string();
+            temporary_ = path;
+        }
+        export_profile(path, profile);
+        device_ = "emulated:" + path;
+        name_ = "emulated:" + profile.name;
+    }
+    const std::string& device() const { return device_; }
+    const std::string& name() const { return name_; }  // for the report's column
+
+private:
+    std::string device_;
+    std::string name_;
+    std::string temporary_;
+};
+
+HardwareProfile calibrate_here(const std::string& device, const std::string& command_line) {
+    std::unique_ptr<CalibrationProbe> probe;
+    try {
+        probe = open_calibration_probe(device);
+    } catch (const ConfigError&) {
+        reject_flag("--device", device, "cuda, cuda:N or emulated:PROFILE");
+    }
+    CalibrationOptions options;
+    options.name = "validate-calibrated";
+    options.command = command_line;
+    std::cerr << "calibrating " << probe->info().name << " first (a minute or two)\n";
+    std::string last_step;
+    return calibrate_profile(*probe, options, [&](const std::string& step, double fraction) {
+        if (step == last_step) return;
+        last_step = step;
+        std::cerr << "[" << format_fixed(100 * fraction, 0) << "%] " << step << '\n';
+    });
+}
+
+}  // namespace
+
+ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
+    : command_(app.add_subcommand("validate", "Measure how close the emulated device comes to a GPU, on random cells")),
+      command_line_(std::move(command_line)) {
+    command_->add_option("--device", device_,
+                         "what the emulated device is checked against: cuda or cuda:N (a GPU), or emulated:PROFILE "
+                         "(a profile standing for one: one profile against another, or against itself)")
+        ->type_name("DEVICE")
+        ->capture_default_str();
+    command_->add_option("--profile", profile_,
+                         "the profile the emulated device runs, a built-in name or a JSON file (default: calibrated "
+                         "first on the GPU; with --device emulated:PROFILE, that profile)")
+        ->type_name("FILE|NAME");
+    command_->add_option("--profile-out", profile_out_, "write the profile calibrated first to this file")
+        ->type_name("FILE");
+    command_->add_option("--cells", cells_, "how many cells to draw: 2 to 1000")->type_name("N")->capture_default_str();
+    command_->add_option("--seed", seed_, "the draw's seed: the same seed draws the same cells everywhere")
+        ->type_name("S")
+        ->capture_default_str();
+    command_->add_option("--seconds", seconds_, "each cell's run on each device, above 0 and at most 600 seconds")
+        ->type_name("S")
+        ->capture_default_str();
+    command_->add_option("--csv", csv_path_, "write the cells' table as CSV to this file")->type_name("FILE");
+    command_->footer(
+        "Cells are drawn from the seed over batch bytes (1 to 256 MB), element types, samples per batch, CPU time "
+        "per sample, workers, prefetch, pin_memory, every pin mode, non_blocking and kernel time, in pairs whose "
+        "second cell changes one setting of the first. Each cell runs on --device and on the emulated device (in "
+        "modelled time, which is quick); its figure is batches/s after the first third of the run. The report gives "
+        "each cell's error, the share within 10 % and 15 %, and for every two cells that differ in one setting "
+        "whether the emulated device names the same faster cell. Ctrl-C stops and reports the cells run so far.");
+}
+
+bool ValidateCommand::selected() const { return command_->parsed(); }
+
+int ValidateCommand::execute() const {
+    const auto cells = parse_number<std::size_t>(cells_);
+    if (!cells || *cells < 2 || *cells > kMaxCells) reject_flag("--cells", cells_, "a whole number from 2 to 1000");
+    const auto seed = parse_number<std::uint64_t>(seed_);
+    if (!seed) reject_flag("--seed", seed_, "a whole number from 0 to 18446744073709551615");
+    const auto seconds = parse_number<double>(seconds_);
+    if (!seconds || !std::isfinite(*seconds) || *seconds <= 0 || *seconds > kMaxSeconds)
+        reject_flag("--seconds", seconds_, "seconds above 0, at most 600");
+    const std::optional<DeviceChoice> choice = parse_device(device_);
+    if (!choice || choice->kind == DeviceKind::Auto) reject_flag("--device", device_, "cuda, cuda:N or emulated:PROFILE");
+    const bool on_gpu = choice->kind == DeviceKind::Cuda;
+    if (!on_gpu) {
+        try {
+            load_profile(choice->profile.empty() ? kDefaultProfile : choice->profile);
+        } catch (const ConfigError&) {
+            reject_flag("--device", device_, "emulated:PROFILE with a built-in profile name or a profile JSON file");
+        }
+    }
+    if (!profile_.empty()) {
+        try {
+            load_profile(profile_);
+        } catch (const ConfigError&) {
+            reject_flag("--profile", profile_, "a built-in profile name or a profile JSON file");
+        }
+    }
+    const bool calibrates = on_gpu && profile_.empty();
+    if (!profile_out_.empty()) {
+        if (!calibrates) reject_flag("--profile-out", profile_out_, "a file only when validate calibrates (cuda, no --profile)");
+        check_writable("--profile-out", profile_out_, OutputKind::File);
+    }
+    if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
+
+    if (on_gpu && !calibrates) {  // a GPU that is not there fails here, before any cell
+        LoaderConfig probe;
+        probe.device = device_;
+        open_device(probe);
+    }
+    ModelProfile model;
+    if (calibrates)
+        model.write(calibrate_here(device_, command_line_), profile_out_);
+    else
+        model.use(profile_.empty() ? device_ : "emulated:" + profile_,
+                  profile_.empty() ? device_ + " (model)" : "emulated:" + profile_);
+
+    LoaderConfig base;
+    base.seconds = *seconds;
+    base.batches.reset();
+    const std::vector<ValidationCell> drawn = draw_cells(base, *cells, *seed);
+
+    // Figures over the last two thirds of each run (steady_batches_per_s): the pinned pool has
+    // warmed up by then. Unpaced: the emulated runs (modelled time) take less than their length.
+    RunDriver driver(nullptr, Measurement{*seconds * 2 / 3, true, RunClock::Pace::Unpaced});
+    const auto measure = [&](LoaderConfig config, const std::string& device, std::size_t k) -> std::optional<double> {
+        config.device = device;
+        try {
+            if (driver.run(config)) return std::nullopt;  // interrupted
+        } catch (const ConfigError& error) {
+            throw UsageError("cell " + std::to_string(k + 1) + " on " + printable(device) + ": " + error.what());
+        }
+        const RunSummary summary = driver.runner().summary();
+        if (!summary.error.empty())
+            throw std::runtime_error("cell " + std::to_string(k + 1) + " on " + printable(device) +
+                                     ": run failed: " + summary.error);
+        return steady_batches_per_s(*driver.runner().trace(), driver.runner().origin() + duration_ns(*seconds * 1e9 / 3));
+    };
+    std::cerr << "validating " << printable(model.device()) << " against " << printable(device_) << ": " << drawn.size()
+              << " cells of " << format_fixed(*seconds, 1) << " s, seed " << *seed << '\n';
+    std::vector<ValidationCell> done;
+    std::vector<CellRates> rates;
+    for (std::size_t k = 0; k < drawn.size() && !RunDriver::interrupted(); ++k) {
+        std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << " ... " << std::flush;
+        const std::optional<double> real = measure(drawn[k].config, device_, k);
+        const std::optional<double> emulated = real ? measure(drawn[k].config, model.device(), k) : std::nullopt;
+        if (!real || !emulated) {
+            std::cerr << "interrupted\n";
+            break;
+        }
+        const CellRates cell{*real, *emulated};
+        std::cerr << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated) << " batches/s ("
+                  << format_error(cell) << ")\n";
+        done.push_back(drawn[k]);
+        rates.push_back(cell);
+    }
+    if (RunDriver::interrupted())
+        std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
+
+    std::cout << format_validation_report(done, rates, printable(device_), printable(model.name())) << std::flush;
+    if (!csv_path_.empty()) {
+        export_validation_csv(csv_path_, done, rates);
+        std::cout << "wrote " << csv_path_ << '\n';
+    }
+    if (calibrates && !profile_out_.empty()) std::cout << "calibrated profile in " << profile_out_ << '\n';
+    return RunDriver::interrupted() ? app::InterruptSignals::exit_status() : kExitOk;
+}
+
+}  // namespace pinscope::cli

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/ValidateTable.h"
+
+#include "app/cli/SweepTable.h"
+#include "app/cli/TextTable.h"
+#include "engine/text/TextFormat.h"
+
+namespace pinscope::cli {
+namespace {
+
+std::string share(std::size_t part, std::size_t whole) {
+    return std::to_string(part) + " of " + std::to_string(whole) +
+           (whole > 0 ? " (" + format_fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + " %)"
+                      : "");
+}
+
+std::string side(int faster, std::size_t first, std::size_t second) {
+    if (faster == 0) return "tie";
+    return "cell " + std::to_string((faster < 0 ? first : second) + 1) + " faster";
+}
+
+}  // namespace
+
+std::string format_error(const CellRates& rates) {
+    const std::optional<double> error = cell_error(rates);
+    if (!error) return "-";
+    return (*error >= 0 ? "+" : "") + format_fixed(*error * 100, 1) + " %";
+}
+
+std::string format_validation_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
+                                     const std::string& real_name, const std::string& model_name) {
+    std::vector<std::vector<std::string>> rows{{"cell", "pair", "configuration", real_name, model_name, "error"}};
+    for (std::size_t k = 0; k < cells.size() && k < rates.size(); ++k) {
+        const ValidationCell& cell = cells[k];
+        rows.push_back({std::to_string(k + 1),
+                        cell.pair_of >= 0 ? std::to_string(cell.pair_of + 1) + ": " + to_string(cell.changed) : "",
+                        describe_cell(cell.config), format_batches_per_s(rates[k].real),
+                        format_batches_per_s(rates[k].emulated), format_error(rates[k])});
+    }
+    std::string out = "batches/s after the first third of each run; error: " + model_name + " against " + real_name + "\n";
+    for (const std::string& line : align_table(rows, {Align::Left, Align::Left, Align::Left})) out += line + '\n';
+
+    const ValidationSummary s = summarize_validation(cells, rates);
+    out += "\nwithin 10 %: " + share(s.within_10, s.cells) + " cells; within 15 %: " + share(s.within_15, s.cells) +
+           " cells\n";
+    out += "pairs that differ in one setting: " + std::to_string(s.pairs.size()) + "\n";
+    for (const PairVerdict& v : s.pairs) {
+        const std::size_t a = v.pair.first;
+        const std::size_t b = v.pair.second;
+        out += "  cells " + std::to_string(a + 1) + " and " + std::to_string(b + 1) + ", " + to_string(v.pair.setting) +
+               " " + setting_value(cells[a].config, v.pair.setting) + " -> " +
+               setting_value(cells[b].config, v.pair.setting) + ": " + real_name + " " + side(v.real, a, b) +
+               ", " + model_name + " " + side(v.emulated, a, b) +
+               (v.counted() ? (v.agree() ? ": agree" : ": DISAGREE") : ": left out (a real tie)") + '\n';
+    }
+    out += "direction: the emulated device names the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) +
+           " pairs";
+    if (s.real_ties > 0)
+        out += "; " + std::to_string(s.real_ties) + " pair(s) within " + format_fixed(kTieShare * 100, 0) +
+               " % on " + real_name + " left out";
+    return out + '\n';
+}
+
+}  // namespace pinscope::cli

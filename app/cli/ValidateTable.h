@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// pinscope-cli validate's report: the cells' table, the shares within 10 % and 15 %, and the
+// pairs that differ in one setting with whether the emulated device agrees on the faster one.
+#include <string>
+#include <vector>
+
+#include "engine/validate/ValidationReport.h"
+
+namespace pinscope::cli {
+
+// "+12.3 %", or "-" without a real rate.
+std::string format_error(const CellRates& rates);
+
+// `real_name`: what the real column is ("cuda:0", "emulated:h100-pcie5"); `model_name`: the
+// emulated device's ("emulated:validate-calibrated").
+std::string format_validation_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
+                                     const std::string& real_name, const std::string& model_name);
+
+}  // namespace pinscope::cli

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/validate/ValidationCsv.h"
+
+#include "engine/files/AtomicFile.h"
+#include "engine/text/TextFormat.h"
+
+namespace pinscope {
+
+void write_validation_csv(std::ostream& out, const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates) {
+    out << kValidationCsvHeader << '\n';
+    for (std::size_t k = 0; k < cells.size() && k < rates.size(); ++k) {
+        const ValidationCell& cell = cells[k];
+        const LoaderConfig& c = cell.config;
+        const std::optional<double> error = cell_error(rates[k]);
+        out << k + 1 << ',' << (cell.pair_of >= 0 ? std::to_string(cell.pair_of + 1) : "") << ','
+            << (cell.pair_of >= 0 ? to_string(cell.changed) : "") << ',' << c.batch_size << ','
+            << shape_to_string(c.sample_shape) << ',' << to_string(c.dtype) << ',' << c.batch_bytes() << ','
+            << format_fixed(c.cpu_us_per_sample, 1) << ',' << c.num_workers << ','
+            << (c.num_workers > 0 ? std::to_string(c.effective_prefetch_factor()) : "") << ','
+            << (c.pin_memory ? "on" : "off") << ',' << (c.pin_memory ? to_string(c.pin_mode) : "") << ','
+            << (c.non_blocking ? "on" : "off") << ',' << format_fixed(c.gpu_us_per_batch, 1) << ','
+            << format_fixed(rates[k].real, 3) << ',' << format_fixed(rates[k].emulated, 3) << ','
+            << (error ? format_fixed(*error * 100, 2) : "") << '\n';
+    }
+}
+
+void export_validation_csv(const std::string& path, const std::vector<ValidationCell>& cells,
+                           const std::vector<CellRates>& rates) {
+    write_file_atomically(path, [&](std::ostream& out) { write_validation_csv(out, cells, rates); });
+}
+
+}  // namespace pinscope

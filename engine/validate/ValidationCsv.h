@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// `pinscope-cli validate --csv`: one row per cell, its settings, both rates and the error.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/validate/ValidationReport.h"
+
+namespace pinscope {
+
+inline constexpr const char* kValidationCsvHeader =
+    "cell,pair_of,changed,batch_size,sample_shape,dtype,batch_bytes,cpu_us_per_sample,num_workers,prefetch_factor,"
+    "pin_memory,pin_mode,non_blocking,gpu_us_per_batch,real_batches_per_s,emulated_batches_per_s,error_percent";
+
+// Cells are numbered from 1, as the table prints them; pair_of and changed are empty for a first
+// cell, prefetch_factor without workers, pin_mode with pin_memory off, error_percent without a real rate.
+void write_validation_csv(std::ostream& out, const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates);
+// Whole or not at all; throws std::runtime_error naming the path.
+void export_validation_csv(const std::string& path, const std::vector<ValidationCell>& cells,
+                           const std::vector<CellRates>& rates);
+
+}  // namespace pinscope

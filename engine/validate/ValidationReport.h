@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What `pinscope-cli validate` says about its cells: each cell's error (emulated against real),
+// the share within 10 % and 15 %, and for every pair of cells that differ in one setting whether
+// the emulated device agrees with the real one on which is faster.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "engine/validate/ValidationCells.h"
+
+namespace pinscope {
+
+// Two rates closer than this (relative to the faster) are a tie: no side is faster.
+inline constexpr double kTieShare = 0.03;
+
+struct CellRates {
+    double real = 0;      // batches/s on the device validated against (the GPU)
+    double emulated = 0;  // batches/s on the emulated device
+};
+
+// (emulated - real) / real; nullopt when the real rate is not above 0.
+std::optional<double> cell_error(const CellRates& rates);
+
+// Which of two rates is faster: -1 the first, +1 the second, 0 a tie (within kTieShare).
+int faster_of(double first, double second);
+
+struct PairVerdict {
+    CellPair pair;
+    int real = 0;      // faster_of on the real rates
+    int emulated = 0;  // and on the emulated ones
+    // Both name the same cell; a real tie is left out of the agreement (either answer fits it).
+    bool agree() const { return real == emulated; }
+    bool counted() const { return real != 0; }
+};
+
+struct ValidationSummary {
+    std::size_t cells = 0;        // cells with a real rate above 0 (an error)
+    std::size_t within_10 = 0;    // |error| <= 10 %
+    std::size_t within_15 = 0;    // |error| <= 15 %
+    std::vector<PairVerdict> pairs;
+    std::size_t pairs_counted = 0;  // pairs whose real rates are not a tie
+    std::size_t pairs_agreeing = 0; // of those, the emulated device names the same faster cell
+    std::size_t real_ties = 0;
+};
+
+// `rates[k]` belongs to cells[k].
+ValidationSummary summarize_validation(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates);
+
+}  // namespace pinscope

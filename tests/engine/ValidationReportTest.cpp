@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// validate's arithmetic: each cell's error, the shares within 10 % and 15 %, and which pairs
+// agree on the faster cell; and its CSV.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "engine/validate/ValidationCsv.h"
+#include "engine/validate/ValidationReport.h"
+
+namespace pinscope {
+namespace {
+
+TEST(ValidationReport, ErrorIsEmulatedAgainstReal) {
+    EXPECT_DOUBLE_EQ(*cell_error({100, 110}), 0.10);
+    EXPECT_DOUBLE_EQ(*cell_error({100, 80}), -0.20);
+    EXPECT_FALSE(cell_error({0, 80}).has_value());
+}
+
+TEST(ValidationReport, FasterIsATieWithinThreePercent) {
+    EXPECT_EQ(faster_of(100, 50), -1);
+    EXPECT_EQ(faster_of(50, 100), 1);
+    EXPECT_EQ(faster_of(100, 97.5), 0);
+    EXPECT_EQ(faster_of(100, 96.9), -1);
+    EXPECT_EQ(faster_of(0, 0), 0);
+}
+
+// Cells 0/1 and 2/3 are drawn pairs (workers changed); the two pairs differ in two settings, and
+// 4 from every other cell in two.
+std::vector<ValidationCell> five_cells() {
+    std::vector<ValidationCell> cells(5);
+    for (std::size_t k = 0; k < cells.size(); ++k) cells[k].config.batch_size = 10;
+    for (std::size_t k : {2u, 3u}) {
+        cells[k].config.batch_size = 11;
+        cells[k].config.dtype = DType::F16;
+    }
+    cells[4].config.batch_size = 99;
+    cells[4].config.dtype = DType::U8;
+    for (std::size_t k : {1u, 3u}) {
+        cells[k].config.num_workers = 8;
+        cells[k].pair_of = static_cast<int>(k - 1);
+        cells[k].changed = CellSetting::Workers;
+    }
+    return cells;
+}
+
+TEST(ValidationReport, CountsCellsWithinTheLinesAndPairsThatAgree) {
+    const std::vector<CellRates> rates{
+        {100, 110},  // +10 %: within 10
+        {200, 170},  // -15 %: within 15 only; real: cell 1 faster, emulated too: agree
+        {100, 120},  // +20 %
+        {101, 90},   // -10.9 %: within 15 only; a real tie with cell 2 (within 3 %): left out
+        {50, 50},
+    };
+    const ValidationSummary s = summarize_validation(five_cells(), rates);
+    EXPECT_EQ(s.cells, 5u);
+    EXPECT_EQ(s.within_10, 2u);  // cells 0 and 4
+    EXPECT_EQ(s.within_15, 4u);
+    ASSERT_EQ(s.pairs.size(), 2u);
+    EXPECT_EQ(s.pairs_counted, 1u);
+    EXPECT_EQ(s.pairs_agreeing, 1u);
+    EXPECT_EQ(s.real_ties, 1u);
+
+    std::vector<CellRates> disagree = rates;
+    disagree[1].emulated = 90;  // emulated says cell 0 is faster
+    const ValidationSummary d = summarize_validation(five_cells(), disagree);
+    EXPECT_EQ(d.pairs_counted, 1u);
+    EXPECT_EQ(d.pairs_agreeing, 0u);
+    EXPECT_FALSE(d.pairs.front().agree());
+}
+
+TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
+    std::ostringstream out;
+    write_validation_csv(out, five_cells(), {{100, 110}, {200, 170}, {0, 5}, {1, 1}, {2, 2}});
+    std::istringstream lines(out.str());
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, kValidationCsvHeader);
+    std::getline(lines, line);
+    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00");
+    std::getline(lines, line);
+    EXPECT_EQ(line.substr(0, 18), "2,1,num_workers,10") << line;
+    std::getline(lines, line);
+    EXPECT_EQ(line.substr(line.size() - 13), ",0.000,5.000,") << "no error without a real rate: " << line;
+}
+
+}  // namespace
+}  // namespace pinscope
