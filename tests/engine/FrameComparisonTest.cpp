@@ -127,8 +127,8 @@ TEST(FrameComparison, LiningUpAtABatchShiftsBByWhereThatBatchBeganInEach) {
 }
 
 TEST(FrameComparison, ADifferenceTooSmallForItsDecimalsIsWrittenWithoutASign) {
-    EXPECT_EQ(figure_delta_text({"H2D", "GB/s", 1.0, 0.999}), "0.00 GB/s");
-    EXPECT_EQ(figure_delta_text({"H2D", "GB/s", 1.0, 0.99}), "-0.01 GB/s");
+    EXPECT_EQ(figure_delta_text({"H2D", "GB/s", 1.0, 0.999, 2}), "0.00 GB/s");
+    EXPECT_EQ(figure_delta_text({"H2D", "GB/s", 1.0, 0.99, 2}), "-0.01 GB/s");
     EXPECT_EQ(figure_delta_text({"batches/s", "", 10, 10.04}), "0.0");
     EXPECT_EQ(figure_delta_text({"batches/s", "", 10, 12}), "+2.0");
     EXPECT_EQ(figure_ratio_text({"batches/s", "", 0, 12}), "-");

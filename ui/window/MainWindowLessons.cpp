@@ -15,6 +15,7 @@
 #include "engine/lesson/LessonLoader.h"
 #include "engine/lesson/LessonRun.h"
 #include "engine/record/RecordingWriter.h"
+#include "engine/record/RunReference.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/lessons/LessonNumbers.h"
 #include "ui/lessons/LessonPanel.h"
@@ -103,6 +104,15 @@ void MainWindow::build_lessons() {
         connect(presenter_action_, &QAction::toggled, this, &MainWindow::set_presenter);
     }
 
+    // Two steps side by side: both runs are in the lesson's recording.
+    lesson_panel_->set_compare_hook([this](std::int64_t a, std::int64_t b) {
+        if (a < 1 || b < 1 || lesson_recording_path_.isEmpty()) {
+            statusBar()->showMessage(QStringLiteral("Only steps whose runs were kept can be compared"), 10000);
+            return;
+        }
+        const std::string path = lesson_recording_path_.toStdString();
+        open_comparison(RunReference{path, a, 0}, RunReference{path, b, 0});
+    });
     connect(lesson_panel_, &LessonPanel::runRequested, this, &MainWindow::run_lesson_step);
     connect(lesson_panel_, &LessonPanel::stepShown, this, &MainWindow::show_lesson_highlight);
     connect(&feed_, &RunFeed::ended, this, &MainWindow::lesson_run_ended);
