@@ -21,6 +21,7 @@
 
 #include "engine/config/ConfigError.h"
 #include "engine/config/ConfigFields.h"
+#include "engine/config/JsonInput.h"
 #include "engine/files/InputFile.h"
 #include "engine/text/UntrustedText.h"
 
@@ -31,8 +32,6 @@ using nlohmann::json;
 namespace config_detail {
 // A configuration or profile is flat; no real one nests past a few levels.
 constexpr int kMaxJsonDepth = 32;
-std::string json_value_text(const json& value);
-json parse_json_text(const std::string& text);
 }  // namespace config_detail
 
 namespace {
@@ -218,9 +217,6 @@ std::string json_value_text(const json& value) {
     return value.dump();
 }
 
-// Reads and parses a JSON file. Throws std::runtime_error whose text is the reason it could not
-// (the file's problem, or the parser's position and message). Shared with HardwareProfile.cpp,
-// which declares it (the config headers are a fixed contract).
 json read_json_file(const std::string& path) { return parse_json_text(read_input_file(path, kMaxJsonFileBytes)); }
 
 json parse_json_text(const std::string& text) {

@@ -9,18 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/config/ConfigError.h"
+#include "engine/config/JsonInput.h"
 #include "engine/device/EmbeddedProfiles.h"
 #include "engine/text/UntrustedText.h"
 
 namespace pinscope {
 
 using nlohmann::json;
-
-namespace config_detail {
-json read_json_file(const std::string& path);   // defined in config/ConfigJson.cpp
-json parse_json_text(const std::string& text);  // the same
-std::string json_value_text(const json& value);  // the same
-}  // namespace config_detail
 
 namespace {
 

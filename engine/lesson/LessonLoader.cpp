@@ -12,6 +12,7 @@
 #include "engine/config/ConfigFields.h"
 #include "engine/config/ConfigJson.h"
 #include "engine/config/ConfigValidation.h"
+#include "engine/config/JsonInput.h"
 #include "engine/files/InputFile.h"
 #include "engine/lesson/EmbeddedLessons.h"
 #include "engine/lesson/LessonFigures.h"
@@ -23,12 +24,6 @@
 namespace pinscope {
 
 using nlohmann::json;
-
-namespace config_detail {
-json read_json_file(const std::string& path);   // defined in config/ConfigJson.cpp
-json parse_json_text(const std::string& text);  // the same
-std::string json_value_text(const json& value);  // the same
-}  // namespace config_detail
 
 namespace {
 

@@ -89,8 +89,6 @@ private slots:
         const auto window = compared();
         QVERIFY(window);
         ui::ComparisonView& view = *window->comparison();
-        for (QWidget* w : view.findChildren<QWidget*>()) if (w->minimumSizeHint().width() > 300 || w->minimumWidth() > 300) qDebug() << "DBG" << w->metaObject()->className() << w->minimumSizeHint() << w->minimumSize() << w->size();
-        qDebug() << "DBG view" << view.minimumSizeHint() << window->minimumSizeHint();
         QVERIFY(view.isVisible());
         QCOMPARE(view.timeline(RunSide::A).store().size(), a_->record.spans.size());
         QCOMPARE(view.timeline(RunSide::B).store().size(), b_->record.spans.size());

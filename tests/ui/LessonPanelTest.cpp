@@ -3,8 +3,10 @@
 // kept in the lesson's recording), reveal the answer with the run's numbers and each claim, step
 // forward and back, the step's lanes marked and plots tinted; presenter mode's larger type,
 // colour-blind-safe stage colours and only the step's lanes, plots and numbers, and back.
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,6 +15,8 @@
 
 #include "engine/record/RecordingReader.h"
 #include "tests/ui/UiTestSupport.h"
+#include "ui/compare/ComparisonView.h"
+#include "ui/model/SpanStore.h"
 #include "ui/lessons/LessonNumbers.h"
 #include "ui/lessons/LessonPanel.h"
 #include "ui/lessons/PresenterStyle.h"
@@ -20,6 +24,7 @@
 #include "ui/style/AppStyle.h"
 #include "ui/style/StagePalette.h"
 #include "ui/timeline/TimelinePlot.h"
+#include "ui/window/DeviceBanner.h"
 #include "ui/window/MetricsPanel.h"
 
 using namespace pinscope;
@@ -130,6 +135,35 @@ private slots:
         // The rest of the window stays usable: a plain run starts as ever.
         QVERIFY(window_->start());
         window_->stop();
+    }
+
+    void compareWithAnEarlierStepOpensBothKeptRunsSideBySide() {
+        QVERIFY(window_->open_lesson(lesson_file_));
+        auto* compare = panel().findChild<QPushButton*>(QStringLiteral("compareSteps"));
+        auto* other = panel().findChild<QComboBox*>(QStringLiteral("compareStep"));
+        QVERIFY(compare && other);
+        run_step();
+        QVERIFY2(!compare->isEnabled(), "no other step has a run yet");
+        panel().next();
+        run_step();
+        QVERIFY(compare->isEnabled());
+        QCOMPARE(other->count(), 1);
+        QCOMPARE(other->itemText(0), QStringLiteral("step 1: pinned"));
+
+        QTest::mouseClick(compare, Qt::LeftButton);
+        ui::ComparisonView* view = window_->comparison();
+        QVERIFY2(view, "the comparison opened");
+        QTRY_VERIFY_WITH_TIMEOUT(view->runs_in(), 20000);
+        // A is the chosen step's run, B this step's, both from the lesson's recording.
+        const auto& results = panel().session()->results();
+        QVERIFY2(view->banner(RunSide::A).text().contains(QStringLiteral("Recorded run %1 of 2").arg(results[0].recorded_run)),
+                 qPrintable(view->banner(RunSide::A).text()));
+        QVERIFY2(view->banner(RunSide::B).text().contains(QStringLiteral("Recorded run %1 of 2").arg(results[1].recorded_run)),
+                 qPrintable(view->banner(RunSide::B).text()));
+        const RecordingReader reader(window_->lesson_recording().toStdString());
+        QCOMPARE(view->timeline(RunSide::B).store().size(), reader.load(results[1].recorded_run).record.spans.size());
+        emit view->closeRequested();
+        QVERIFY(!window_->comparison());
     }
 
     void presenterModeShowsOnlyTheStepsViewsLargerAndBack() {

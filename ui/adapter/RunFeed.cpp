@@ -13,11 +13,7 @@ RunFeed::RunFeed(FeedOptions options, QObject* parent)
       runner_([this] {
           RunnerOptions runner_options;
           runner_options.frames = true;
-          // The window's own recorder (lessons) sees every live run beside the slot's (kept runs).
-          if (options_.recorder)
-              runner_options.recorder = std::make_shared<RunRecorders>(std::vector<std::shared_ptr<RunRecorder>>{options_.recorder, recorder_});
-          else
-              runner_options.recorder = recorder_;
+          runner_options.recorder = recorder_;
           // Called on engine threads: hand the text to the GUI thread and return at once.
           runner_options.messages = [this](Severity severity, const std::string& text) {
               QMetaObject::invokeMethod(

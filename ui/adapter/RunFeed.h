@@ -18,7 +18,6 @@ struct FeedOptions {
     std::size_t span_capacity = 2'000'000;     // spans the timeline and the exports keep, each
     std::size_t counter_capacity = 1'000'000;  // samples of all counters together, for the exports
     int poll_hz = 30;
-    std::shared_ptr<RunRecorder> recorder;     // fed every live run (it decides which to keep); may be null
 };
 
 class RunFeed : public QObject {

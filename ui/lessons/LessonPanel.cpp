@@ -52,6 +52,8 @@ LessonPanel::LessonPanel(QWidget* parent)
     reveal_->setToolTip(QStringLiteral("Show the answer with the step's last run's numbers"));
     next_->setToolTip(QStringLiteral("The next step"));
     compare_->setToolTip(QStringLiteral("Open this step's kept run beside the chosen step's"));
+    compare_->setObjectName(QStringLiteral("compareSteps"));
+    compare_step_->setObjectName(QStringLiteral("compareStep"));
 
     auto* body = new QWidget;
     auto* layout = new QVBoxLayout(body);
@@ -203,7 +205,7 @@ void LessonPanel::show_step() {
         const auto& results = s.results();
         for (std::size_t k : s.steps_with_results())
             if (k != s.step() && results[k].recorded_run > 0)
-                compare_step_->addItem(QStringLiteral("step %1: %2").arg(k + 1).arg(html(s.lesson().steps[k].title)),
+                compare_step_->addItem(QStringLiteral("step %1: %2").arg(k + 1).arg(QString::fromStdString(s.lesson().steps[k].title)),
                                        QVariant::fromValue<qulonglong>(k));
         const bool here = s.has_result(s.step()) && s.results()[s.step()].recorded_run > 0;
         compare_->setEnabled(here && compare_step_->count() > 0 && !running);

@@ -46,9 +46,14 @@ std::shared_ptr<RecordingWriter> RunKeeper::writer_for(const QString& path) {
     return std::make_shared<RecordingWriter>(QDir::toNativeSeparators(path).toStdString());
 }
 
+void RunKeeper::keep_next_run_in(const QString& path) { next_run_writer_ = writer_for(path); }
+
 void RunKeeper::prepare() {
     std::shared_ptr<RecordingWriter> writer;
-    if (chosen_) {
+    if (next_run_writer_) {
+        writer = std::move(next_run_writer_);
+        next_run_writer_.reset();
+    } else if (chosen_) {
         if (!chosen_writer_) chosen_writer_ = writer_for(*chosen_);
         writer = chosen_writer_;
     } else {

@@ -42,6 +42,9 @@ public:
     // Before a live run starts: the recording it goes into is open. Throws std::runtime_error
     // (RecordingError for a chosen file that is not a recording it can append to).
     void prepare();
+    // The next live run only goes to `path` (a lesson's recording), created if missing or appended
+    // to, in place of the switch's file; throws as record_to does, and then nothing changes.
+    void keep_next_run_in(const QString& path);
     // The recording switch: live runs from the next on go to `path`, created if missing or appended
     // to. Throws RecordingError when it is a file but not a pinscope recording this version writes
     // (left untouched), std::runtime_error when it cannot be written; the switch stays as it was.
@@ -72,6 +75,7 @@ private:
     std::optional<QString> chosen_;
     std::shared_ptr<RecordingWriter> session_writer_;
     std::shared_ptr<RecordingWriter> chosen_writer_;
+    std::shared_ptr<RecordingWriter> next_run_writer_;  // keep_next_run_in's, for one run
     std::shared_ptr<RecordingWriter> run_writer_;  // the one the live run shown goes to
     std::optional<KeptRun> live_;
     std::vector<KeptRun> kept_;

@@ -29,7 +29,6 @@
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
 #include "ui/export/ExportActions.h"
-#include "ui/lessons/LessonRecorder.h"
 #include "ui/limits/LimitsPanel.h"
 #include "ui/numa/NumaView.h"
 #include "ui/numa/NumaViewModel.h"
@@ -52,8 +51,7 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
       settings_(std::make_unique<AppSettings>(options.persistent_settings)),
-      lesson_recorder_(std::make_shared<LessonRecorder>()),
-      feed_(with_recorder(options.feed, lesson_recorder_)),
+      feed_(options.feed),
       keeper_(std::make_unique<RunKeeper>(feed_, options.session_folder)),
       numa_model_(std::make_unique<NumaViewModel>()) {
     setWindowTitle(QStringLiteral("pinscope"));

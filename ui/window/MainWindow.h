@@ -27,7 +27,6 @@ class QStackedWidget;
 class QTabWidget;
 
 namespace pinscope {
-class RecordingWriter;
 struct RunReference;
 }
 
@@ -43,7 +42,6 @@ class FootprintPlot;
 class InFlightPlot;
 class LessonNumbers;
 class LessonPanel;
-class LessonRecorder;
 class LimitsPanel;
 class MetricsPanel;
 class NumaView;
@@ -175,7 +173,6 @@ private:
     bool leave_recorded();
     void save_config_file();
     void show_shortcuts();
-    static FeedOptions with_recorder(FeedOptions feed, std::shared_ptr<RunRecorder> recorder);
     void build_lessons();
     void choose_lesson_file();
     void run_lesson_step(const LoaderConfig& config);
@@ -193,7 +190,6 @@ private:
 
     WindowOptions options_;
     std::unique_ptr<AppSettings> settings_;
-    std::shared_ptr<LessonRecorder> lesson_recorder_;  // before feed_: the feed's engine is given it
     RunFeed feed_;
     std::unique_ptr<RunKeeper> keeper_;
     ControlPanel* controls_ = nullptr;
@@ -235,7 +231,6 @@ private:
     bool lesson_run_ = false;        // the run going is a lesson step's
     bool lesson_recording_set_ = false;  // set_lesson_recording was called: keep that file
     QString lesson_recording_path_;
-    std::shared_ptr<RecordingWriter> lesson_recording_;
     static constexpr unsigned kPlotFrameDivider = 3;
     unsigned frames_ = 0;
 };

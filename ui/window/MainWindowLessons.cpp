@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -14,17 +15,16 @@
 #include "engine/config/ConfigValidation.h"
 #include "engine/lesson/LessonLoader.h"
 #include "engine/lesson/LessonRun.h"
-#include "engine/record/RecordingWriter.h"
 #include "engine/record/RunReference.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/lessons/LessonNumbers.h"
 #include "ui/lessons/LessonPanel.h"
-#include "ui/lessons/LessonRecorder.h"
 #include "ui/lessons/PresenterStyle.h"
 #include "ui/plots/FootprintPlot.h"
 #include "ui/plots/InFlightPlot.h"
 #include "ui/plots/ThroughputPlot.h"
 #include "ui/plots/UtilisationPlot.h"
+#include "ui/record/RunKeeper.h"
 #include "ui/timeline/TimelinePlot.h"
 #include "ui/window/AppSettings.h"
 #include "ui/window/MainWindow.h"
@@ -52,11 +52,6 @@ const QColor kLessonPlotBackground(0xFF, 0xF6, 0xDC);  // a step's plots, outsid
 constexpr double kLessonTimelineS = 0.3;                // the timeline at a step's end: its last 0.3 s
 
 }  // namespace
-
-FeedOptions MainWindow::with_recorder(FeedOptions feed, std::shared_ptr<RunRecorder> recorder) {
-    feed.recorder = std::move(recorder);
-    return feed;
-}
 
 void MainWindow::build_lessons() {
     lesson_panel_ = new LessonPanel;
@@ -121,7 +116,6 @@ void MainWindow::build_lessons() {
 void MainWindow::set_lesson_recording(const QString& path) {
     lesson_recording_path_ = path;
     lesson_recording_set_ = true;
-    lesson_recording_.reset();
 }
 
 bool MainWindow::open_lesson(const QString& name_or_path) {
@@ -138,7 +132,6 @@ bool MainWindow::open_lesson(const QString& name_or_path) {
                                                                         QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
             }
         }
-        lesson_recording_.reset();
         lesson_panel_->open(std::move(lesson));
     } catch (const std::exception& e) {
         report_error(QStringLiteral("Cannot open the lesson"), QString::fromStdString(e.what()));
@@ -167,20 +160,19 @@ void MainWindow::run_lesson_step(const LoaderConfig& config) {
     }
     if (feed_.running()) stop();  // a step is a run of its own, not a change to the one going
     set_config(config);
-    if (!lesson_recording_ && !lesson_recording_path_.isEmpty()) {
+    // The step's run is kept in the lesson's own recording (not the session's), for Compare with.
+    if (!lesson_recording_path_.isEmpty()) {
         try {
             QDir().mkpath(QFileInfo(lesson_recording_path_).absolutePath());
-            lesson_recording_ = std::make_shared<RecordingWriter>(lesson_recording_path_.toStdString());
+            keeper_->keep_next_run_in(lesson_recording_path_);
         } catch (const std::exception& e) {
             statusBar()->showMessage(QStringLiteral("The lesson's runs are not kept: %1").arg(QString::fromStdString(e.what())), 15000);
             lesson_recording_path_.clear();
         }
     }
-    lesson_recorder_->arm(lesson_recording_);
     lesson_run_ = true;
     if (!start()) {
         lesson_run_ = false;
-        lesson_recorder_->arm(nullptr);
         StepResult failed;
         failed.summary.error = "the run could not start";
         lesson_panel_->step_finished(failed);
@@ -199,14 +191,9 @@ void MainWindow::lesson_run_ended() {
     const QCPRange whole = timeline_->xAxis->range();
     timeline_->xAxis->setRange(std::max(whole.lower, whole.upper - kLessonTimelineS), whole.upper);
     timeline_->replot(QCustomPlot::rpQueuedReplot);
-    if (lesson_recording_) {
-        try {
-            lesson_recorder_->finish(frame->summary);
-            result.recorded_run = lesson_recorder_->last_run();
-        } catch (const std::exception& e) {
-            statusBar()->showMessage(QStringLiteral("The step's run was not kept: %1").arg(QString::fromStdString(e.what())), 15000);
-        }
-    }
+    if (const std::optional<KeptRun> kept = keeper_->live_run();
+        kept && !lesson_recording_path_.isEmpty() && QFileInfo(kept->path) == QFileInfo(lesson_recording_path_))
+        result.recorded_run = kept->run;
     lesson_panel_->step_finished(result);
 }
 
