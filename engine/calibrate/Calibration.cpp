@@ -29,6 +29,10 @@ constexpr std::size_t kMinCopyBytes = 64 * 1024;
 constexpr std::size_t kMaxCopyBytes = std::size_t{1} << 30;
 constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the h200-pcie5 profile states the pageable hold at
 constexpr std::array<std::size_t, 4> kCostSizes{kMiB, 16 * kMiB, kCalibrationBatchBytes, 128 * kMiB};
+// Batch sizes a worker's rates are measured at (validate draws batches from 1 to 256 MB).
+constexpr std::array<std::size_t, 7> kBatchLoopSizes{kMiB, 2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, 128 * kMiB, 256 * kMiB};
+constexpr std::array<std::size_t, 2> kQuickBatchLoopSizes{kMiB, 8 * kMiB};
+constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and round, within 6 to 32 batches
 constexpr int kMemcpySamples = 5;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
@@ -45,6 +49,50 @@ std::string cost_sizes_text() {
     for (std::size_t i = 0; i < kCostSizes.size(); ++i)
         text += (i == 0 ? "" : i + 1 == kCostSizes.size() ? " and " : ", ") + format_size(kCostSizes[i]);
     return text;
+}
+
+// The batch sizes measured, kCalibrationBatchBytes among them, ascending.
+std::vector<std::size_t> batch_loop_sizes(const CalibrationOptions& options) {
+    std::vector<std::size_t> sizes = options.batch_loop_sizes;
+    if (sizes.empty() && options.quick) sizes.assign(kQuickBatchLoopSizes.begin(), kQuickBatchLoopSizes.end());
+    if (sizes.empty()) sizes.assign(kBatchLoopSizes.begin(), kBatchLoopSizes.end());
+    sizes.push_back(kCalibrationBatchBytes);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
+}
+
+// One worker's rates at each batch size against those at calibrate's batch, in kLoadRounds
+// interleaved rounds (quick: one), each factor the median of its rounds' ratios.
+HostSizeFactors measure_size_factors(const std::vector<std::size_t>& sizes, bool quick) {
+    HostSizeFactors factors;
+    const int rounds = quick ? 1 : kLoadRounds;
+    const auto reference = static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), kCalibrationBatchBytes) - sizes.begin());
+    std::vector<std::vector<double>> fill(sizes.size()), collate(sizes.size()), pin(sizes.size());
+    for (int round = 0; round < rounds; ++round) {
+        std::vector<BatchLoopRates> rates;
+        for (const std::size_t bytes : sizes)
+            rates.push_back(measure_batch_loop(bytes, static_cast<int>(std::clamp<std::size_t>(kBatchLoopBytes / bytes, 6, 32))));
+        const BatchLoopRates& at_reference = rates[reference];
+        for (std::size_t i = 0; i < rates.size(); ++i) {
+            fill[i].push_back(rates[i].fill_gb_per_s / at_reference.fill_gb_per_s);
+            collate[i].push_back(rates[i].collate_gb_per_s / at_reference.collate_gb_per_s);
+            pin[i].push_back(rates[i].pin_gb_per_s / at_reference.pin_gb_per_s);
+        }
+    }
+    // A profile holds factors from 0.01 to 100.
+    const auto factor = [](std::vector<double> ratios) { return std::clamp(median(std::move(ratios)), 0.01, 100.0); };
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        factors.sizes_bytes.push_back(static_cast<double>(sizes[i]));
+        factors.fill.push_back(factor(std::move(fill[i])));
+        factors.collate.push_back(factor(std::move(collate[i])));
+        factors.pin.push_back(factor(std::move(pin[i])));
+    }
+    return factors;
+}
+
+std::string batch_loop_sizes_text(const std::vector<std::size_t>& sizes) {
+    return format_size(sizes.front()) + " to " + format_size(sizes.back()) + " (" + std::to_string(sizes.size()) + " sizes)";
 }
 
 std::string utc_text(std::chrono::system_clock::time_point when) {
@@ -134,7 +182,10 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
                        utc_text(options.when.value_or(std::chrono::system_clock::now())) + ". ";
     text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
-            " samples, CUDA events, each copy traced as in a run); how long a pageable " + format_size(kHoldBytes) +
+            " samples, CUDA events, each copy traced as in a run); how one loader worker's fill, collate and pin "
+            "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
+            format_size(kCalibrationBatchBytes) + " (a worker's batches in a row on a thread of its own: the "
+            "caches, and the allocator's reuse of freed batches or fresh pages); how long a pageable " + format_size(kHoldBytes) +
             " copy holds the host (" + format_fixed(measured_hold_fraction, 2) + " of the copy" +
             (measured_hold_fraction > 1 ? ", recorded as 1" : "") + "); whether a pageable copy of " +
             format_size(kCalibrationBatchBytes) + " overlaps a running kernel (" +
@@ -277,7 +328,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 10);
+    Steps steps(progress, 11);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -305,6 +356,8 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     std::vector<int> counts = options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads;
     if (counts.empty() || counts.front() != 0) counts.insert(counts.begin(), 0);
     measure_host_rates(probe, counts, profile);
+    steps.next("host rates by batch size");
+    profile.by_batch_size = measure_size_factors(batch_loop_sizes(options), options.quick);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

@@ -24,6 +24,9 @@ struct CalibrationOptions {
     std::optional<std::chrono::system_clock::time_point> when;  // the date recorded; unset: now
     // How many background threads the under-load rates are measured with; empty: load_thread_counts(cores).
     std::vector<int> load_threads;
+    // Batch sizes a worker's rates are measured at, besides kCalibrationBatchBytes (the sizes'
+    // factors are against it); empty: 1 MiB to 256 MiB, or 1 MiB and 8 MiB when quick.
+    std::vector<std::size_t> batch_loop_sizes;
 };
 
 // 0, then powers of two below cores - 1, then cores - 2: up to every core but the measuring

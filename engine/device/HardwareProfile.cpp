@@ -44,6 +44,7 @@ constexpr Rule kCores{1, false, 4096, true, "an integer from 1 to 4096"};
 constexpr Rule kThreadCount{0, false, 4096, true, "an integer from 0 to 4096"};
 // A rate under load against the idle rate: noise may put it a little above 1.
 constexpr Rule kFactor{0.01, false, 2, false, "a factor from 0.01 to 2"};
+constexpr Rule kSizeFactor{0.01, false, 100, false, "a factor from 0.01 to 100"};
 constexpr Rule kCostFactor{0.01, false, 1000, false, "a factor from 0.01 to 1000"};
 constexpr Rule kCrossNodeFactor{0.01, false, 1, false,
                                 "a number from 0.01 to 1 (the rate across nodes as a share of the local one)"};
@@ -214,6 +215,11 @@ double HostLoadCurve::at(const std::vector<double>& axis, const std::vector<doub
     return factors[i - 1] + t * (factors[i] - factors[i - 1]);
 }
 
+double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {
+    if (sizes_bytes.empty() || factors.size() != sizes_bytes.size()) return 1.0;
+    return SizeCurve{sizes_bytes, factors}.at(bytes);
+}
+
 double cross_node_slowdown(double remote_fraction, double factor) {
     if (!(remote_fraction > 0) || !(factor > 0)) return 1.0;
     const double remote = std::min(remote_fraction, 1.0);
@@ -276,6 +282,15 @@ HardwareProfile profile_from_json(const json& json_profile) {
         if (load.has("host_register"))
             curve.host_register = load.curve("host_register", kCostFactor, curve.others, axis).values;
     }
+    if (host.has("by_batch_size")) {
+        const Reader by_size = host.object("by_batch_size");
+        HostSizeFactors& factors = profile.by_batch_size;
+        factors.sizes_bytes = by_size.sizes("sizes_bytes");
+        const std::string axis = by_size.path_of("sizes_bytes");
+        factors.fill = by_size.curve("fill", kSizeFactor, factors.sizes_bytes, axis).values;
+        factors.collate = by_size.curve("collate", kSizeFactor, factors.sizes_bytes, axis).values;
+        factors.pin = by_size.curve("pin", kSizeFactor, factors.sizes_bytes, axis).values;
+    }
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);
@@ -335,6 +350,13 @@ json to_json(const HardwareProfile& profile) {
                                              {"free_pageable", curve.free_pageable}};
         if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
         if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;
+    }
+    if (!profile.by_batch_size.empty()) {
+        const HostSizeFactors& factors = profile.by_batch_size;
+        written["host"]["by_batch_size"] = json{{"sizes_bytes", sizes_json(factors.sizes_bytes)},
+                                                {"fill", factors.fill},
+                                                {"collate", factors.collate},
+                                                {"pin", factors.pin}};
     }
     if (profile.cross_node_h2d_factor != 1.0 || profile.cross_node_memcpy_factor != 1.0 || !profile.numa_source.empty())
         written["numa"] = {{"cross_node_h2d_factor", profile.cross_node_h2d_factor},

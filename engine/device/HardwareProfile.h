@@ -44,6 +44,21 @@ struct HostLoadCurve {
     bool empty() const { return others.empty(); }
 };
 
+// How one loader worker's host rates change with the batch size, as factors against the rates at
+// the size calibrate measures them at (where each factor is 1): a small batch stays in the caches,
+// and whether a new batch reuses freed memory or faults in fresh pages is the allocator's choice at
+// that size. Measured by calibrate (measure_batch_loop); empty: the same rates at every size.
+struct HostSizeFactors {
+    std::vector<double> sizes_bytes;  // ascending
+    std::vector<double> fill;         // fill_gb_per_s
+    std::vector<double> collate;      // first_touch_gb_per_s: samples into a new batch
+    std::vector<double> pin;          // memcpy_to_pinned_gb_per_s: a batch into page-locked memory
+    // The factor for a batch of `bytes`: interpolated on a log size axis, held flat beyond the
+    // ends; 1 when empty.
+    double at(const std::vector<double>& factors, double bytes) const;
+    bool empty() const { return sizes_bytes.empty(); }
+};
+
 struct HardwareProfile {
     std::string name;         // "h200-pcie5"
     std::string description;  // "NVIDIA H200, PCIe Gen5 x16"
@@ -73,6 +88,7 @@ struct HardwareProfile {
     // into a new batch costs (a fresh 38.5 MB buffer faults in every page). 0: as memcpy_gb_per_s.
     double first_touch_gb_per_s = 0;
     HostLoadCurve under_load;
+    HostSizeFactors by_batch_size;
     SizeCurve host_alloc_us;                // cudaHostAlloc
     SizeCurve free_host_us;                 // cudaFreeHost
     SizeCurve host_register_us;             // cudaHostRegister

@@ -167,6 +167,44 @@ PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes) {
     return batch;
 }
 
+BatchLoopRates measure_batch_loop(std::size_t bytes, int batches) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    batches = std::max(1, batches);
+    constexpr int kUntimed = 2;
+    std::vector<double> fill, collate, pin;
+    std::thread worker([&] {
+        const PageableBuffer samples = allocate_pageable(bytes);
+        const PageableBuffer pinned = allocate_pageable(bytes);
+        std::memset(pinned.get(), 0, bytes);  // a pool block: its pages long in place
+        fill_sample(samples.get(), bytes, 0);
+        PageableBuffer previous;
+        const auto rate = [bytes](TimeNs start, TimeNs end) {
+            return static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start));
+        };
+        for (int i = 0; i < batches + kUntimed; ++i) {
+            const TimeNs start = now_ns();
+            fill_sample(samples.get(), bytes, static_cast<std::uint64_t>(i) + 1);
+            const TimeNs filled = now_ns();
+            PageableBuffer batch = collated_batch(samples.get(), bytes);
+            const TimeNs collated = now_ns();
+            TimeNs pinned_at = collated;
+            if (previous) {
+                std::memcpy(pinned.get(), previous.get(), bytes);
+                asm volatile("" : : "r"(pinned.get()) : "memory");
+                pinned_at = now_ns();
+                previous.reset();
+            }
+            previous = std::move(batch);
+            if (i < kUntimed) continue;
+            fill.push_back(rate(start, filled));
+            collate.push_back(rate(filled, collated));
+            pin.push_back(rate(collated, pinned_at));
+        }
+    });
+    worker.join();
+    return {median(std::move(fill)), median(std::move(collate)), median(std::move(pin))};
+}
+
 BackgroundLoad::BackgroundLoad(int threads, std::size_t bytes) {
     bytes = std::max<std::size_t>(bytes, 1);
     for (int t = 0; t < threads; ++t) {

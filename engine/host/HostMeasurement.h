@@ -62,6 +62,19 @@ void evict_caches();
 // (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).
 PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes);
 
+// One loader worker's batches in a row, at one batch size: fill the samples into a reused buffer,
+// collate them into a newly allocated batch, then copy the batch before it into a reused buffer
+// (what a pin copy into a pool block does) and free it, so that two batches are alive at a time, as
+// with a prefetched one. On a thread of its own, as a worker is: its allocator arena is a worker's,
+// and whether a new batch reuses freed memory or faults in fresh pages is what the allocator does
+// at that size. Rates in GB/s (1e9 bytes), each the median of `batches` after two untimed ones.
+struct BatchLoopRates {
+    double fill_gb_per_s = 0;
+    double collate_gb_per_s = 0;
+    double pin_gb_per_s = 0;
+};
+BatchLoopRates measure_batch_loop(std::size_t bytes, int batches);
+
 // `threads` threads streaming through memory as loader workers do, for as long as it lives: each
 // fills a buffer of `bytes`, copies it into a freshly allocated one and frees that, over and over.
 // What one thread's copies are measured against to see how they slow on a busy host.

@@ -71,13 +71,16 @@ public:
                              1e9),
           free_pageable_us_(profile.free_pageable_us),
           cross_node_memcpy_factor_(profile.cross_node_memcpy_factor),
+          by_size_(profile.by_batch_size),
           bus_(std::move(bus)) {}
 
-    // A sample is written once (at the profile's fill rate, slower while others stream) and then
-    // worked on for cpu_us.
+    // A sample is written once (at the profile's fill rate for a batch of this size, slower while
+    // others stream) and then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
-        const double write_s = static_cast<double>(sample_bytes) / fill_bytes_per_s_;
+        const double batch_bytes = static_cast<double>(sample_bytes) * count;
+        const double write_s =
+            static_cast<double>(sample_bytes) / (fill_bytes_per_s_ * by_size_.at(by_size_.fill, batch_bytes));
         const double cpu_s = cpu_us * 1e-6;
         // Loads that mostly write memory contend for it; those that mostly compute do not.
         if (write_s < cpu_s) return cores_.run_for(seconds_to_ns((write_s + cpu_s) * count), ready);
@@ -89,7 +92,8 @@ public:
         const auto use = bus_->use(fresh                                ? ModeledMemoryBus::Traffic::FirstTouch
                                    : kind == HostCopy::PinFromMemory ? ModeledMemoryBus::Traffic::PinFromMemory
                                                                       : ModeledMemoryBus::Traffic::Fill);
-        const double rate = (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * use.factor();
+        const double at_size = by_size_.at(fresh ? by_size_.collate : by_size_.pin, static_cast<double>(bytes));
+        const double rate = (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor();
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
@@ -109,6 +113,7 @@ private:
     double fresh_bytes_per_s_;
     SizeCurve free_pageable_us_;
     double cross_node_memcpy_factor_;
+    HostSizeFactors by_size_;
     std::shared_ptr<ModeledMemoryBus> bus_;
 };
 

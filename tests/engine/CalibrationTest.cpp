@@ -133,6 +133,13 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
     EXPECT_DOUBLE_EQ(profile.host_register_us.at(128 * kMiB), 15 + 128 * 115);
     EXPECT_DOUBLE_EQ(profile.host_unregister_us.at(16 * kMiB), 8 + 16 * 60);
+    // Quick: a worker's rates at 1 MiB and 8 MiB against calibrate's batch, where each factor is 1.
+    const HostSizeFactors& by_size = profile.by_batch_size;
+    EXPECT_EQ(by_size.sizes_bytes, (std::vector<double>{kMiB, 8 * kMiB, kCalibrationBatchBytes}));
+    EXPECT_DOUBLE_EQ(by_size.fill.back(), 1.0);
+    EXPECT_DOUBLE_EQ(by_size.collate.back(), 1.0);
+    EXPECT_DOUBLE_EQ(by_size.pin.back(), 1.0);
+    for (const double factor : by_size.pin) EXPECT_GT(factor, 0);
 
     for (const char* part : {"pinscope-cli calibrate --device cuda:0 --quick", "NVIDIA H100 80GB HBM3",
                              "0000:19:00.0", "2026-11-18 11:06 UTC", "Measured:", "8 sizes", "median of 3",
@@ -213,6 +220,7 @@ TEST(Calibration, FullRunMeasuresEveryDoubling) {
     CalibrationOptions options = test_options();
     options.quick = false;
     options.name = "my-gpu";
+    options.batch_loop_sizes = {std::size_t{1} << 20};  // the test needs the factors, not good ones
     const HardwareProfile profile = calibrate_profile(probe, options, nullptr);
     EXPECT_EQ(profile.name, "my-gpu");
     EXPECT_EQ(profile.d2h_pinned_gb_per_s.sizes_bytes.size(), 15u);  // 64 KiB .. 1 GiB

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A worker's host rates by batch size: calibrate measures them as a worker works (batches in a row
+// on a thread of its own), the profile keeps them as factors against calibrate's batch, and the
+// modelled host charges a batch of each size at its own rates.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/calibrate/Calibration.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/host/HostMeasurement.h"
+#include "engine/host/HostWork.h"
+#include "engine/host/ModeledMemoryBus.h"
+
+namespace pinscope {
+namespace {
+
+using nlohmann::json;
+
+HostSizeFactors cache_friendly() {
+    HostSizeFactors factors;
+    factors.sizes_bytes = {1 << 20, 4 << 20, kCalibrationBatchBytes};
+    factors.fill = {3.0, 2.0, 1.0};
+    factors.collate = {4.0, 2.0, 1.0};
+    factors.pin = {5.0, 4.0, 1.0};
+    return factors;
+}
+
+TEST(HostSizeFactors, InterpolateOnLogSizeHoldFlatBeyondAndAreOneWhenNotMeasured) {
+    const HostSizeFactors factors = cache_friendly();
+    EXPECT_DOUBLE_EQ(factors.at(factors.pin, 1 << 20), 5.0);
+    EXPECT_DOUBLE_EQ(factors.at(factors.pin, 2 << 20), 4.5);  // halfway on a log axis
+    EXPECT_DOUBLE_EQ(factors.at(factors.fill, 64 << 10), 3.0);
+    EXPECT_DOUBLE_EQ(factors.at(factors.collate, 1e9), 1.0);
+    EXPECT_DOUBLE_EQ(HostSizeFactors{}.at({}, 1 << 20), 1.0);
+}
+
+TEST(HostSizeFactors, RoundTripInTheProfileAndABadFactorIsRefusedByName) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    EXPECT_FALSE(to_json(profile).at("host").contains("by_batch_size"));
+    profile.by_batch_size = cache_friendly();
+    const json written = to_json(profile);
+    EXPECT_EQ(written.at("host").at("by_batch_size").at("pin"), json({5.0, 4.0, 1.0}));
+    EXPECT_EQ(to_json(profile_from_json(written)), written);
+
+    json bad = written;
+    bad["host"]["by_batch_size"]["collate"][1] = 0;
+    try {
+        profile_from_json(bad);
+        ADD_FAILURE() << "a factor of 0 was taken";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "profile.host.by_batch_size.collate[1]");
+    }
+    bad = written;
+    bad["host"]["by_batch_size"]["fill"] = json{1.0};
+    EXPECT_THROW(profile_from_json(bad), ConfigError);  // one factor per size
+}
+
+TEST(HostSizeFactors, ModelledHostWorkChargesEachBatchSizeAtItsOwnRates) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.under_load = {};
+    const auto plain = make_host_work(HostMode::Modeled, profile);
+    profile.by_batch_size = cache_friendly();
+    const auto sized = make_host_work(HostMode::Modeled, profile);
+    const auto copy_ns = [](HostWork& host, std::size_t bytes, HostCopy kind) {
+        const WorkTimes times = host.copy(nullptr, nullptr, bytes, kind, 0, 0.0);
+        return static_cast<double>(times.end - times.start);
+    };
+    const auto load_ns = [](HostWork& host, std::size_t sample_bytes, std::uint32_t count) {
+        const WorkTimes times = host.load_samples(nullptr, sample_bytes, count, 0.0, 0, 0);
+        return static_cast<double>(times.end - times.start);
+    };
+    constexpr std::size_t kSmall = 1 << 20;
+    EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::PinCached), copy_ns(*plain, kSmall, HostCopy::PinCached) / 5, 2);
+    EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::PinFromMemory), copy_ns(*plain, kSmall, HostCopy::PinFromMemory) / 5, 2);
+    EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollatePinned), copy_ns(*plain, kSmall, HostCopy::CollatePinned) / 5, 2);
+    EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollateFresh), copy_ns(*plain, kSmall, HostCopy::CollateFresh) / 4, 2);
+    // The fill rate is the batch's: 16 samples of 64 KiB make a 1 MiB batch.
+    EXPECT_NEAR(load_ns(*sized, 64 << 10, 16), load_ns(*plain, 64 << 10, 16) / 3, 16);
+    // At calibrate's batch, what the profile's rates say.
+    EXPECT_NEAR(copy_ns(*sized, kCalibrationBatchBytes, HostCopy::CollateFresh),
+                copy_ns(*plain, kCalibrationBatchBytes, HostCopy::CollateFresh), 2);
+}
+
+TEST(HostSizeFactors, TheBatchLoopMeasuresEveryRate) {
+    const BatchLoopRates rates = measure_batch_loop(1 << 20, 6);
+    EXPECT_GT(rates.fill_gb_per_s, 0);
+    EXPECT_GT(rates.collate_gb_per_s, 0);
+    EXPECT_GT(rates.pin_gb_per_s, 0);
+}
+
+}  // namespace
+}  // namespace pinscope
