@@ -128,7 +128,7 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_DOUBLE_EQ(profile.memcpy_to_pinned_gb_per_s, 14.2);
     EXPECT_EQ(profile.host_cores, count_host_cores().cores);
     EXPECT_GT(profile.memcpy_gb_per_s, 0);
-    ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 4u);
+    ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 6u);
     EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + kCalibrationBatchBytes / kMiB * 260);
     EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
     EXPECT_DOUBLE_EQ(profile.host_register_us.at(128 * kMiB), 15 + 128 * 115);
@@ -174,7 +174,7 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     ASSERT_EQ(curve.free_pageable.size(), 2u);
     EXPECT_GT(curve.free_pageable[1], 0.0);
     EXPECT_GT(profile.fill_gb_per_s, 0.0);
-    EXPECT_EQ(profile.free_pageable_us.sizes_bytes.size(), 4u);
+    EXPECT_EQ(profile.free_pageable_us.sizes_bytes.size(), 6u);
     EXPECT_NE(profile.source.find("while 0 and 1 other threads"), std::string::npos) << profile.source;
     EXPECT_NE(profile.source.find("median of 3 rounds that visit the thread counts in turn"), std::string::npos) << profile.source;
 }
@@ -282,7 +282,8 @@ TEST(Calibration, HoldBeyondTheCopyIsCappedAndSaid) {
 TEST(Calibration, SourceTextGivesSizesExactly) {
     FakeProbe probe;
     const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
-    for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 16 MiB, 38535168 bytes and 128 MiB",
+    for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 4 MiB, 8 MiB, 16 MiB, 38535168 bytes and 128 MiB",
+                             "from 1 MiB to 38535168 bytes (3 sizes), against 38535168 bytes",
                              "pageable to pageable (4 MiB buffers"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;
     EXPECT_EQ(format_size(64 << 10), "64 KiB");
