@@ -73,6 +73,19 @@ TEST(MachineCheck, SmallMemlockWarnsWithTheFootprint) {
     EXPECT_NE(l.text.find("would lock up to 704 MiB of the 8 MiB memlock allows"), std::string::npos) << l.text;
 }
 
+TEST(MachineCheck, SmallMemlockIsNoWarningWithCapIpcLock) {
+    FakeMachine m;
+    make_healthy(m);
+    m.write("/proc/self/limits", "Max locked memory         8388608              8388608              bytes");
+    // A container without CAP_IPC_LOCK has 00000000a80425fb; root, as here, every bit.
+    m.write("/proc/self/status", "Name:\tpinscope-cli\nCapInh:\t0000000000000000\nCapEff:\t000001ffffffffff\n");
+    const CheckLine with_cap = line(check_machine(default_config(), m.root(), one_gpu()), "memlock");
+    EXPECT_EQ(with_cap.verdict, Verdict::Ok) << with_cap.text;
+    EXPECT_NE(with_cap.text.find("CAP_IPC_LOCK"), std::string::npos) << with_cap.text;
+    m.write("/proc/self/status", "Name:\tpinscope-cli\nCapEff:\t0000000000000000\n");  // an ordinary user
+    EXPECT_EQ(line(check_machine(default_config(), m.root(), one_gpu()), "memlock").verdict, Verdict::Warn);
+}
+
 TEST(MachineCheck, CgroupLimitsV2AndV1) {
     FakeMachine m;
     make_healthy(m);
