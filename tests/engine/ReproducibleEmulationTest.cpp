@@ -12,6 +12,7 @@
 
 #include "engine/runner/Runner.h"
 #include "tests/engine/ImagenetBatches.h"
+#include "tests/support/CpuHogs.h"
 
 namespace pinscope {
 namespace {
@@ -73,26 +74,6 @@ Figures run(const LoaderConfig& config, RunClock::Pace pace) {
     return figures;
 }
 
-class CpuHogs {
-public:
-    CpuHogs() {
-        const unsigned n = 2 * std::max(1u, std::thread::hardware_concurrency());
-        for (unsigned k = 0; k < n; ++k)
-            hogs_.emplace_back([this] {
-                while (!stop_.load(std::memory_order_relaxed)) spins_.fetch_add(1, std::memory_order_relaxed);
-            });
-    }
-    ~CpuHogs() {
-        stop_ = true;
-        for (std::thread& hog : hogs_) hog.join();
-    }
-
-private:
-    std::atomic<bool> stop_{false};
-    std::atomic<std::uint64_t> spins_{0};
-    std::vector<std::thread> hogs_;
-};
-
 LoaderConfig short_run(LoaderConfig config) {
     config.seconds = 1.0;
     return config;
@@ -123,14 +104,14 @@ TEST(ReproducibleEmulation, TheSameConfigurationGivesTheSameFiguresEveryRun) {
 TEST(ReproducibleEmulation, EveryCoreBusyChangesNothing) {
     std::vector<Figures> idle;
     for (const LoaderConfig& config : configurations()) idle.push_back(run(config, RunClock::Pace::Unpaced));
-    const CpuHogs hogs;
+    const test::CpuHogs hogs;
     for (std::size_t k = 0; k < idle.size(); ++k) EXPECT_EQ(run(configurations()[k], RunClock::Pace::Unpaced), idle[k]);
 }
 
 TEST(ReproducibleEmulation, PacedToTheWallClockGivesWhatUnpacedGives) {
     const LoaderConfig config = configurations().front();
     const Figures unpaced = run(config, RunClock::Pace::Unpaced);
-    const CpuHogs hogs;  // the live view falls behind; the figures do not
+    const test::CpuHogs hogs;  // the live view falls behind; the figures do not
     EXPECT_EQ(run(config, RunClock::Pace::WallClock), unpaced);
 }
 

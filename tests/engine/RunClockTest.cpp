@@ -14,6 +14,7 @@
 #include "engine/clock/RunThread.h"
 #include "engine/clock/SteadyClock.h"
 #include "engine/pipeline/BlockingQueue.h"
+#include "tests/support/CpuHogs.h"
 
 namespace pinscope {
 namespace {
@@ -25,27 +26,6 @@ struct ModelledScope {
     explicit ModelledScope(RunClock& clock) : scope(&clock) { clock.set_modelled(true); }
     ~ModelledScope() { RunClock::of_this_thread()->leave(); }
     ClockScope scope;
-};
-
-// Threads that keep every core busy while they live.
-class CpuHogs {
-public:
-    CpuHogs() {
-        const unsigned n = 2 * std::max(1u, std::thread::hardware_concurrency());
-        for (unsigned k = 0; k < n; ++k)
-            hogs_.emplace_back([this] {
-                while (!stop_.load(std::memory_order_relaxed)) spins_.fetch_add(1, std::memory_order_relaxed);
-            });
-    }
-    ~CpuHogs() {
-        stop_ = true;
-        for (std::thread& hog : hogs_) hog.join();
-    }
-
-private:
-    std::atomic<bool> stop_{false};
-    std::atomic<std::uint64_t> spins_{0};
-    std::vector<std::thread> hogs_;
 };
 
 TEST(RunClock, TimeStandsStillWhileAThreadRunsAndMovesToTheEarliestWait) {
@@ -91,7 +71,7 @@ TEST(RunClock, ThreadsThatWaitForEachOtherSeeTheModelsTimesWhateverTheLoad) {
     std::vector<TimeNs> expected;
     for (int item = 0; item < 50; ++item) expected.push_back(item == 0 ? kMs : expected.back() + 3 * kMs);
     EXPECT_EQ(taken_times(), expected);
-    const CpuHogs hogs;
+    const test::CpuHogs hogs;
     EXPECT_EQ(taken_times(), expected);
 }
 
