@@ -33,6 +33,7 @@ namespace {
 
 constexpr std::size_t kMaxCells = 1000;
 constexpr double kMaxSeconds = 600;
+constexpr std::size_t kMaxRepeat = 10;
 
 template <class T>
 std::optional<T> parse_number(const std::string& text) {
@@ -120,6 +121,11 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
     command_->add_option("--seconds", seconds_, "each cell's run on each device, above 0 and at most 600 seconds")
         ->type_name("S")
         ->capture_default_str();
+    command_->add_option("--repeat", repeat_,
+                         "run each cell this many times on --device, 1 to 10: its figure is their median, and the "
+                         "report says how far the device's own runs spread")
+        ->type_name("N")
+        ->capture_default_str();
     command_->add_option("--csv", csv_path_, "write the cells' table as CSV to this file")->type_name("FILE");
     command_->footer(
         "Cells are drawn from the seed over batch bytes (1 to 256 MB), element types, samples per batch, CPU time "
@@ -140,6 +146,8 @@ int ValidateCommand::execute() const {
     const auto seconds = parse_number<double>(seconds_);
     if (!seconds || !std::isfinite(*seconds) || *seconds <= 0 || *seconds > kMaxSeconds)
         reject_flag("--seconds", seconds_, "seconds above 0, at most 600");
+    const auto repeat = parse_number<std::size_t>(repeat_);
+    if (!repeat || *repeat < 1 || *repeat > kMaxRepeat) reject_flag("--repeat", repeat_, "a whole number from 1 to 10");
     const std::optional<DeviceChoice> choice = parse_device(device_);
     if (!choice || choice->kind == DeviceKind::Auto) reject_flag("--device", device_, "cuda, cuda:N or emulated:PROFILE");
     const bool on_gpu = choice->kind == DeviceKind::Cuda;
@@ -203,15 +211,23 @@ int ValidateCommand::execute() const {
     std::vector<CellRates> rates;
     for (std::size_t k = 0; k < drawn.size() && !RunDriver::interrupted(); ++k) {
         std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << " ... " << std::flush;
-        const std::optional<double> real = measure(drawn[k].config, device_, k);
-        const std::optional<double> emulated = real ? measure(drawn[k].config, model.device(), k) : std::nullopt;
-        if (!real || !emulated) {
+        std::vector<double> real;
+        for (std::size_t run = 0; run < *repeat; ++run) {
+            const std::optional<double> rate = measure(drawn[k].config, device_, k);
+            if (!rate) break;
+            real.push_back(*rate);
+        }
+        const std::optional<double> emulated =
+            real.size() == *repeat ? measure(drawn[k].config, model.device(), k) : std::nullopt;
+        if (!emulated) {
             std::cerr << "interrupted\n";
             break;
         }
-        const CellRates cell{*real, *emulated};
+        const CellRates cell = real_runs(real, *emulated);
         std::cerr << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated) << " batches/s ("
-                  << format_error(cell) << ")\n";
+                  << format_error(cell)
+                  << (cell.real_count > 1 ? ", spread on " + printable(device_) + " " + format_fixed(cell.real_spread * 100, 1) + " %" : "")
+                  << ")\n";
         done.push_back(drawn[k]);
         rates.push_back(cell);
     }

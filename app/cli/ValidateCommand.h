@@ -27,6 +27,7 @@ private:
     std::string cells_ = "40";
     std::string seed_ = "1";
     std::string seconds_ = "3";
+    std::string repeat_ = "1";
     std::string csv_path_;
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/ValidateTable.h"
 
+#include <algorithm>
+
 #include "app/cli/SweepTable.h"
 #include "app/cli/TextTable.h"
 #include "engine/text/TextFormat.h"
@@ -29,13 +31,16 @@ std::string format_error(const CellRates& rates) {
 
 std::string format_validation_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
                                      const std::string& real_name, const std::string& model_name) {
+    const bool repeated = std::any_of(rates.begin(), rates.end(), [](const CellRates& r) { return r.real_count > 1; });
     std::vector<std::vector<std::string>> rows{{"cell", "pair", "configuration", real_name, model_name, "error"}};
+    if (repeated) rows.front().push_back("spread on " + real_name);
     for (std::size_t k = 0; k < cells.size() && k < rates.size(); ++k) {
         const ValidationCell& cell = cells[k];
         rows.push_back({std::to_string(k + 1),
                         cell.pair_of >= 0 ? std::to_string(cell.pair_of + 1) + ": " + to_string(cell.changed) : "",
                         describe_cell(cell.config), format_batches_per_s(rates[k].real),
                         format_batches_per_s(rates[k].emulated), format_error(rates[k])});
+        if (repeated) rows.back().push_back(format_fixed(rates[k].real_spread * 100, 1) + " %");
     }
     std::string out = "batches/s after the first third of each run; error: " + model_name + " against " + real_name + "\n";
     for (const std::string& line : align_table(rows, {Align::Left, Align::Left, Align::Left})) out += line + '\n';
@@ -43,6 +48,10 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
     const ValidationSummary s = summarize_validation(cells, rates);
     out += "\nwithin 10 %: " + share(s.within_10, s.cells) + " cells; within 15 %: " + share(s.within_15, s.cells) +
            " cells\n";
+    if (s.repeated)
+        out += real_name + " against itself (the spread of each cell's runs, whose median the table gives): within 10 %: " +
+               share(s.real_within_10, s.cells) + " cells; median spread " + format_fixed(s.median_real_spread * 100, 1) +
+               " %\n";
     out += "pairs that differ in one setting: " + std::to_string(s.pairs.size()) + "\n";
     for (const PairVerdict& v : s.pairs) {
         const std::size_t a = v.pair.first;

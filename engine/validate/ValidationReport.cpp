@@ -4,11 +4,24 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/metrics/Median.h"
+
 namespace pinscope {
 
 std::optional<double> cell_error(const CellRates& rates) {
     if (!(rates.real > 0) || !std::isfinite(rates.emulated)) return std::nullopt;
     return (rates.emulated - rates.real) / rates.real;
+}
+
+CellRates real_runs(const std::vector<double>& runs, double emulated) {
+    CellRates rates;
+    rates.emulated = emulated;
+    if (runs.empty()) return rates;
+    rates.real = median(runs);
+    rates.real_count = runs.size();
+    const auto [slowest, fastest] = std::minmax_element(runs.begin(), runs.end());
+    if (rates.real > 0) rates.real_spread = (*fastest - *slowest) / rates.real;
+    return rates;
 }
 
 int faster_of(double first, double second) {
@@ -19,14 +32,19 @@ int faster_of(double first, double second) {
 
 ValidationSummary summarize_validation(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates) {
     ValidationSummary summary;
+    std::vector<double> spreads;
     for (std::size_t k = 0; k < cells.size() && k < rates.size(); ++k) {
         const std::optional<double> error = cell_error(rates[k]);
         if (!error) continue;
         ++summary.cells;
+        spreads.push_back(rates[k].real_spread);
+        if (rates[k].real_count > 1) summary.repeated = true;
+        if (rates[k].real_spread <= 0.10 + 1e-12) ++summary.real_within_10;
         // A hair of slack for rates that sit exactly on the line in decimal but not in binary.
         if (std::abs(*error) <= 0.10 + 1e-12) ++summary.within_10;
         if (std::abs(*error) <= 0.15 + 1e-12) ++summary.within_15;
     }
+    if (!spreads.empty()) summary.median_real_spread = median(spreads);
     for (const CellPair& pair : one_setting_pairs(cells)) {
         if (pair.second >= rates.size()) continue;
         const CellRates& a = rates[pair.first];

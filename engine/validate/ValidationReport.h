@@ -15,9 +15,16 @@ namespace pinscope {
 inline constexpr double kTieShare = 0.03;
 
 struct CellRates {
-    double real = 0;      // batches/s on the device validated against (the GPU)
+    double real = 0;      // batches/s on the device validated against (the GPU): the median of its runs
     double emulated = 0;  // batches/s on the emulated device
+    // How often the cell ran on the real device, and the spread of those runs, (fastest - slowest)
+    // / median; 0 with one run.
+    std::size_t real_count = 1;
+    double real_spread = 0;
 };
+
+// The median of one cell's runs on the real device, with their spread.
+CellRates real_runs(const std::vector<double>& runs, double emulated);
 
 // (emulated - real) / real; nullopt when the real rate is not above 0.
 std::optional<double> cell_error(const CellRates& rates);
@@ -42,6 +49,12 @@ struct ValidationSummary {
     std::size_t pairs_counted = 0;  // pairs whose real rates are not a tie
     std::size_t pairs_agreeing = 0; // of those, the emulated device names the same faster cell
     std::size_t real_ties = 0;
+    // With more than one run per cell on the real device: the cells whose runs spread by at most
+    // 10 % (the real device repeating itself within the tolerance the cells are held to), and the
+    // median of the cells' spreads.
+    bool repeated = false;
+    std::size_t real_within_10 = 0;
+    double median_real_spread = 0;
 };
 
 // `rates[k]` belongs to cells[k].

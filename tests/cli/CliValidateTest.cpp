@@ -18,6 +18,8 @@ TEST(CliValidate, BadFlagsExitTwoNamingTheFlag) {
         {{"--seed", "-1"}, "--seed: '-1' is not allowed"},
         {{"--seconds", "0"}, "--seconds: '0' is not allowed"},
         {{"--seconds", "nan"}, "--seconds: 'nan' is not allowed"},
+        {{"--repeat", "0"}, "--repeat: '0' is not allowed; expected a whole number from 1 to 10"},
+        {{"--repeat", "11"}, "--repeat: '11' is not allowed"},
         {{"--device", "auto"}, "--device: 'auto' is not allowed"},
         {{"--device", "emulated:no-such-profile"}, "--device: 'emulated:no-such-profile' is not allowed"},
         {{"--device", "emulated", "--profile", "no-such-profile"}, "--profile: 'no-such-profile' is not allowed"},
@@ -66,13 +68,19 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
     CliRunOptions options;
     options.timeout = std::chrono::milliseconds(120000);
     const CliResult result = run_cli(
-        {"validate", "--device", "emulated:h100-pcie5", "--cells", "6", "--seconds", "1", "--seed", "11", "--csv", csv},
+        {"validate", "--device", "emulated:h100-pcie5", "--cells", "6", "--seconds", "1", "--seed", "11", "--repeat", "2",
+         "--csv", csv},
         options);
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("within 10 %: 6 of 6 (100.0 %) cells; within 15 %: 6 of 6 (100.0 %) cells"),
               std::string::npos)
         << result.out;
     EXPECT_EQ(result.out.find("DISAGREE"), std::string::npos) << result.out;
+    // A profile in modelled time repeats itself exactly.
+    EXPECT_NE(result.out.find("emulated:h100-pcie5 against itself (the spread of each cell's runs, whose median the "
+                              "table gives): within 10 %: 6 of 6 (100.0 %) cells; median spread 0.0 %"),
+              std::string::npos)
+        << result.out;
     EXPECT_NE(result.out.find("pairs that differ in one setting: "), std::string::npos) << result.out;
     const std::string text = read_file(csv);
     std::size_t rows = 0;
@@ -80,7 +88,7 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
     EXPECT_EQ(rows, 7u) << text;  // the header and six cells
     for (std::size_t at = text.find('\n') + 1; at < text.size(); at = text.find('\n', at) + 1) {
         const std::string line = text.substr(at, text.find('\n', at) - at);
-        EXPECT_EQ(line.substr(line.rfind(',')), ",0.00") << line;
+        EXPECT_EQ(line.substr(line.size() - 12), ",0.00,2,0.00") << "error, runs, spread: " << line;
     }
 }
 

@@ -69,6 +69,32 @@ TEST(ValidationReport, CountsCellsWithinTheLinesAndPairsThatAgree) {
     EXPECT_FALSE(d.pairs.front().agree());
 }
 
+TEST(ValidationReport, RepeatedRealRunsGiveTheirMedianAndSpread) {
+    const CellRates rates = real_runs({100, 80, 90}, 99);
+    EXPECT_DOUBLE_EQ(rates.real, 90);
+    EXPECT_EQ(rates.real_count, 3u);
+    EXPECT_DOUBLE_EQ(rates.real_spread, 20.0 / 90);
+    EXPECT_NEAR(*cell_error(rates), 0.10, 1e-12);
+    EXPECT_DOUBLE_EQ(real_runs({50}, 50).real_spread, 0.0);
+
+    // Cells whose own runs spread by 10 % or less repeat within the tolerance; the median spread.
+    std::vector<CellRates> cells{real_runs({100, 105}, 100), real_runs({100, 130}, 100), real_runs({200, 190}, 200),
+                                 real_runs({10, 10}, 10), real_runs({1, 2}, 1)};
+    const ValidationSummary s = summarize_validation(five_cells(), cells);
+    EXPECT_TRUE(s.repeated);
+    EXPECT_EQ(s.real_within_10, 3u);
+    EXPECT_NEAR(s.median_real_spread, 0.10 / 1.95, 1e-12);  // spreads 4.9, 26.1, 5.1, 0 and 66.7 %
+    EXPECT_FALSE(summarize_validation(five_cells(), {{100, 110}, {200, 170}, {0, 5}, {1, 1}, {2, 2}}).repeated);
+
+    std::ostringstream out;
+    write_validation_csv(out, five_cells(), cells);
+    std::istringstream lines(out.str());
+    std::string line;
+    std::getline(lines, line);
+    std::getline(lines, line);
+    EXPECT_EQ(line.substr(line.size() - 12), "-2.44,2,4.88") << "error, runs and spread: " << line;
+}
+
 TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
     std::ostringstream out;
     write_validation_csv(out, five_cells(), {{100, 110}, {200, 170}, {0, 5}, {1, 1}, {2, 2}});
@@ -77,11 +103,11 @@ TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
     std::getline(lines, line);
     EXPECT_EQ(line, kValidationCsvHeader);
     std::getline(lines, line);
-    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00");
+    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00,1,");
     std::getline(lines, line);
     EXPECT_EQ(line.substr(0, 18), "2,1,num_workers,10") << line;
     std::getline(lines, line);
-    EXPECT_EQ(line.substr(line.size() - 13), ",0.000,5.000,") << "no error without a real rate: " << line;
+    EXPECT_EQ(line.substr(line.size() - 16), ",0.000,5.000,,1,") << "no error without a real rate: " << line;
 }
 
 }  // namespace
