@@ -181,9 +181,8 @@ std::string builtin_list() {
     return names;
 }
 
-}  // namespace
-
-double SizeCurve::at(double bytes) const {
+// `values` at `bytes` on the log2 size axis `sizes_bytes`, held flat beyond the ends; 0 when empty.
+double at_log_size(const std::vector<double>& sizes_bytes, const std::vector<double>& values, double bytes) {
     const std::size_t count = std::min(sizes_bytes.size(), values.size());
     if (count == 0) return 0;
     if (!(bytes > sizes_bytes.front())) return values.front();  // NaN lands here too
@@ -195,6 +194,10 @@ double SizeCurve::at(double bytes) const {
     const double t = (std::log2(bytes) - lo) / (std::log2(sizes_bytes[i]) - lo);
     return values[i - 1] + t * (values[i] - values[i - 1]);
 }
+
+}  // namespace
+
+double SizeCurve::at(double bytes) const { return at_log_size(sizes_bytes, values, bytes); }
 
 double SizeCurve::scaled_at(double bytes) const {
     const std::size_t count = std::min(sizes_bytes.size(), values.size());
@@ -217,7 +220,7 @@ double HostLoadCurve::at(const std::vector<double>& axis, const std::vector<doub
 
 double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {
     if (sizes_bytes.empty() || factors.size() != sizes_bytes.size()) return 1.0;
-    return SizeCurve{sizes_bytes, factors}.at(bytes);
+    return at_log_size(sizes_bytes, factors, bytes);
 }
 
 double cross_node_slowdown(double remote_fraction, double factor) {
