@@ -51,8 +51,7 @@ void RunKeeper::keep_next_run_in(const QString& path) { next_run_writer_ = write
 void RunKeeper::prepare() {
     std::shared_ptr<RecordingWriter> writer;
     if (next_run_writer_) {
-        writer = std::move(next_run_writer_);
-        next_run_writer_.reset();
+        writer = std::move(next_run_writer_);  // for this run only: a moved-from pointer is empty
     } else if (chosen_) {
         if (!chosen_writer_) chosen_writer_ = writer_for(*chosen_);
         writer = chosen_writer_;
