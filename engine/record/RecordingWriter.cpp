@@ -139,6 +139,7 @@ RecordingWriter::~RecordingWriter() {
         // Back to a rollback journal, so that the finished file is one file that opens anywhere
         // (read-only media included). Not while another connection reads it: then it stays WAL.
         db_->set_busy_timeout(0);
+        db_->execute("PRAGMA wal_checkpoint(PASSIVE)");  // what a reader's snapshot allows, if one is open
         db_->execute("PRAGMA journal_mode = DELETE");
     } catch (const std::exception&) {  // what was committed stays; nothing more can be done here
     }
@@ -368,6 +369,9 @@ void RecordingWriter::finish(const RunSummary& summary) {
             update.run();
             for (const RunSegment& segment : summary.segments) write_segment(segment, true);
             commit();
+            // A finished run is in the file itself, not only in its -wal beside it: the window
+            // keeps its recording open between runs, and a file copied then must hold them.
+            db_->execute("PRAGMA wal_checkpoint(PASSIVE)");
         } catch (const std::exception& error) {
             fail(error);
         }

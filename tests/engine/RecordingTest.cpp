@@ -4,6 +4,8 @@
 // unfinished up to its last commit; and a reader neither waits on the writer nor makes it wait.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "engine/record/RecordingReader.h"
 #include "engine/record/RecordingSchema.h"
 #include "tests/engine/RecordedRun.h"
@@ -120,6 +122,23 @@ TEST(Recording, RunWhoseWriterStoppedBeforeFinishReadsAsUnfinished) {
         if (sample.counter == Counter::PinnedReservedBytes) reserved_peak = std::max(reserved_peak, sample.value);
     EXPECT_EQ(summary.pinned.reserved_bytes.peak, static_cast<std::int64_t>(reserved_peak));
     EXPECT_EQ(summary.pinned.budget_bytes, run.start.summary.pinned.budget_bytes);
+}
+
+// The window keeps a recording open between runs, and a comparison reads it beside the writer: a
+// finished run must be in the file itself, for a copy of the file alone to hold it.
+TEST(Recording, AFinishedRunIsInTheFileItselfWhileTheWriterStaysOpen) {
+    test::TempDir dir;
+    const std::string path = dir.file("kept.pinscope");
+    const test::SyntheticRun run = synthetic_run(2'000'000'000, 2000);
+    RecordingWriter writer(path);
+    record_run(writer, run);
+    const RecordingReader open_beside(path);  // as a comparison of the run would
+    const std::string copy = dir.file("copy.pinscope");
+    std::filesystem::copy_file(path, copy);  // without its -wal
+    const RecordingReader reader(copy);
+    ASSERT_EQ(reader.runs().size(), 1u);
+    EXPECT_TRUE(reader.run(1).finished);
+    EXPECT_EQ(reader.load(1).record.spans, run.expected().spans);
 }
 
 TEST(Recording, ReaderAndWriterOfOneFileNeitherWaitsOnTheOther) {

@@ -25,6 +25,7 @@
 #include "ui/about/AboutDialog.h"
 #include "ui/bandwidth/BandwidthPlot.h"
 #include "ui/bandwidth/BandwidthView.h"
+#include "ui/compare/ComparisonView.h"
 #include "ui/controls/ConfigChanges.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
@@ -73,7 +74,12 @@ MainWindow::MainWindow(WindowOptions options, QWidget* parent)
     update_run_state();
 }
 
-MainWindow::~MainWindow() { feed_.stop(); }
+MainWindow::~MainWindow() {
+    feed_.stop();
+    // A comparison's readers close before the run keeper's writers, which then leave their files
+    // whole, with no -wal beside them.
+    delete comparison_;
+}
 
 void MainWindow::build_layout() {
     controls_ = new ControlPanel;
