@@ -369,11 +369,17 @@ void RecordingWriter::finish(const RunSummary& summary) {
             update.run();
             for (const RunSegment& segment : summary.segments) write_segment(segment, true);
             commit();
-            // A finished run is in the file itself, not only in its -wal beside it: the window
-            // keeps its recording open between runs, and a file copied then must hold them.
-            db_->execute("PRAGMA wal_checkpoint(PASSIVE)");
         } catch (const std::exception& error) {
             fail(error);
+        }
+        // A finished run is in the file itself, not only in its -wal beside it: the window keeps
+        // its recording open between runs, and a file copied then must hold them. Tidying only:
+        // the run is committed whether or not it can be done now.
+        if (!failure_) {
+            try {
+                db_->execute("PRAGMA wal_checkpoint(PASSIVE)");
+            } catch (const std::exception&) {
+            }
         }
     }
     if (failure_) throw std::runtime_error("cannot write recording " + printable_path(path_) + ": " + *failure_);

@@ -131,7 +131,7 @@ private slots:
         QCOMPARE(read_text(notes), std::string("mine\n"));
 
         // A recorded run shown is saved too: appended to a recording.
-        QVERIFY(window.open_recording(QString::fromStdString(saved)));
+        QVERIFY2(window.open_recording(QString::fromStdString(saved)), qPrintable(errors.join(QStringLiteral("; "))));
         QTRY_VERIFY_WITH_TIMEOUT(window.feed().last_frame() && window.feed().last_frame()->ended, 10000);
         const std::string again = dir_.file("again.pinscope");
         QVERIFY(window.save_run_as(QString::fromStdString(again)));
