@@ -18,13 +18,6 @@ namespace {
 
 constexpr double kQuoteBytes = 16.0 * 1024 * 1024;  // the size the summary quotes copies at
 
-bool valid_name(const std::string& name) {
-    if (name.empty() || name.front() == '.' || name.front() == '-') return false;
-    for (const char c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
-    return true;
-}
-
 std::string summary(const HardwareProfile& p) {
     const auto rate = [](double gb_per_s) { return format_fixed(gb_per_s, 1) + " GB/s"; };
     return "profile " + p.name + ": " + p.description + "\n" +
@@ -49,6 +42,13 @@ bool needs_quotes(const std::string& arg) {
 }
 
 }  // namespace
+
+bool valid_profile_name(const std::string& name) {
+    if (name.empty() || name.front() == '.' || name.front() == '-') return false;
+    for (const char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+    return true;
+}
 
 std::string shell_command_line(int argc, const char* const* argv) {
     std::string line = kProgram;
@@ -84,7 +84,7 @@ CalibrateCommand::CalibrateCommand(CLI::App& app, std::string command_line)
 bool CalibrateCommand::selected() const { return command_->parsed(); }
 
 int CalibrateCommand::execute() const {
-    if (!name_.empty() && !valid_name(name_))
+    if (!name_.empty() && !valid_profile_name(name_))
         reject_flag("--name", name_, "letters, digits, '-', '_' and '.', not starting with '.' or '-'");
     if (!out_path_.empty()) check_writable("--out", out_path_, OutputKind::File);
 

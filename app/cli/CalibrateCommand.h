@@ -27,6 +27,9 @@ private:
     bool quick_ = false;
 };
 
+// A profile's name: letters, digits, '-', '_' and '.', not starting with '.' or '-'.
+bool valid_profile_name(const std::string& name);
+
 // The arguments as one shell line, each quoted where the shell would need it.
 std::string shell_command_line(int argc, const char* const* argv);
 

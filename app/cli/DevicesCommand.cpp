@@ -10,6 +10,7 @@
 #include "app/cli/ExitCodes.h"
 #include "engine/device/factory/DeviceFactory.h"
 #include "engine/device/HardwareProfile.h"
+#include "engine/device/ProfileTrust.h"
 
 namespace pinscope::cli {
 
@@ -44,7 +45,8 @@ void print_profile(const HardwareProfile& profile) {
               << "      link " << profile.link_name << " (" << fixed(profile.link_gb_per_s, 1) << " GB/s), "
               << profile.host_cores << " host cores, H2D at 16 MiB: pinned "
               << fixed(profile.h2d_bytes_per_s(kProbeBytes, true) / 1e9, 1) << " GB/s, pageable "
-              << fixed(profile.h2d_bytes_per_s(kProbeBytes, false) / 1e9, 1) << " GB/s\n";
+              << fixed(profile.h2d_bytes_per_s(kProbeBytes, false) / 1e9, 1) << " GB/s\n"
+              << "      " << trust_summary(profile) << '\n';
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -23,6 +24,7 @@
 #include "engine/device/factory/CalibrationProbeFactory.h"
 #include "engine/device/factory/DeviceFactory.h"
 #include "engine/text/TextFormat.h"
+#include "engine/validate/ValidationReport.h"
 #include "engine/text/UntrustedText.h"
 #include "engine/clock/SteadyClock.h"
 #include "engine/validate/SteadyRate.h"
@@ -114,6 +116,10 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
         ->type_name("FILE|NAME");
     command_->add_option("--profile-out", profile_out_, "write the profile calibrated first to this file")
         ->type_name("FILE");
+    command_->add_option("--trust-out", trust_out_,
+                         "write the --profile given, with what this validation found added to its trust (a GPU "
+                         "--device only), to this file")
+        ->type_name("FILE");
     command_->add_option("--cells", cells_, "how many cells to draw: 2 to 1000")->type_name("N")->capture_default_str();
     command_->add_option("--seed", seed_, "the draw's seed: the same seed draws the same cells everywhere")
         ->type_name("S")
@@ -169,6 +175,11 @@ int ValidateCommand::execute() const {
     if (!profile_out_.empty()) {
         if (!calibrates) reject_flag("--profile-out", profile_out_, "a file only when validate calibrates (cuda, no --profile)");
         check_writable("--profile-out", profile_out_, OutputKind::File);
+    }
+    if (!trust_out_.empty()) {
+        if (!on_gpu || calibrates)
+            reject_flag("--trust-out", trust_out_, "a file only with a GPU --device and a --profile to validate");
+        check_writable("--trust-out", trust_out_, OutputKind::File);
     }
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
 
@@ -235,6 +246,29 @@ int ValidateCommand::execute() const {
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
 
     std::cout << format_validation_report(done, rates, printable(device_), printable(model.name())) << std::flush;
+    // What was found goes into the profile's trust: only a validation of every cell drawn.
+    if (!RunDriver::interrupted() && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
+        const ValidationSummary summary = summarize_validation(done, rates);
+        ProfileValidation found;
+        found.when = format_utc_minute(std::chrono::system_clock::now());
+        const CudaDeviceList gpus = list_cuda_devices();
+        const auto ordinal = static_cast<std::size_t>(choice->cuda_ordinal);
+        found.against = ordinal < gpus.devices.size() ? gpus.devices[ordinal].name : device_;
+        found.calibrated_in_the_same_call = calibrates;
+        found.seed = *seed;
+        found.cells = summary.cells;
+        found.seconds = *seconds;
+        found.repeat = *repeat;
+        found.within_10 = summary.within_10;
+        found.within_15 = summary.within_15;
+        found.pairs_agreeing = summary.pairs_agreeing;
+        found.pairs_counted = summary.pairs_counted;
+        HardwareProfile trusted = load_profile(calibrates ? profile_out_ : profile_);
+        trusted.trust.validations.push_back(found);
+        const std::string out = calibrates ? profile_out_ : trust_out_;
+        export_profile(out, trusted);
+        std::cout << "added this validation to the trust of the profile in " << out << '\n';
+    }
     if (!csv_path_.empty()) {
         export_validation_csv(csv_path_, done, rates);
         std::cout << "wrote " << csv_path_ << '\n';

@@ -24,6 +24,7 @@ private:
     std::string device_ = "cuda";
     std::string profile_;
     std::string profile_out_;
+    std::string trust_out_;
     std::string cells_ = "40";
     std::string seed_ = "1";
     std::string seconds_ = "3";

@@ -60,13 +60,19 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
                " " + setting_value(cells[a].config, v.pair.setting) + " -> " +
                setting_value(cells[b].config, v.pair.setting) + ": " + real_name + " " + side(v.real, a, b) +
                ", " + model_name + " " + side(v.emulated, a, b) +
-               (v.counted() ? (v.agree() ? ": agree" : ": DISAGREE") : ": left out (a real tie)") + '\n';
+               (v.counted()       ? (v.agree() ? ": agree" : ": DISAGREE")
+                : v.real_overlap ? ": left out (" + real_name + "'s runs of the two cells overlap)"
+                                 : ": left out (a real tie)") +
+               '\n';
     }
     out += "direction: the emulated device names the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) +
            " pairs";
-    if (s.real_ties > 0)
-        out += "; " + std::to_string(s.real_ties) + " pair(s) within " + format_fixed(kTieShare * 100, 0) +
+    if (s.real_ties > s.real_overlaps)
+        out += "; " + std::to_string(s.real_ties - s.real_overlaps) + " pair(s) within " + format_fixed(kTieShare * 100, 0) +
                " % on " + real_name + " left out";
+    if (s.real_overlaps > 0)
+        out += "; " + std::to_string(s.real_overlaps) + " pair(s) whose runs on " + real_name +
+               " overlap left out (it did not tell them apart)";
     return out + '\n';
 }
 

@@ -13,6 +13,7 @@
 
 #include "app/cli/BandwidthCommand.h"
 #include "app/cli/CalibrateCommand.h"
+#include "app/cli/CombineProfilesCommand.h"
 #include "app/cli/CliManPage.h"
 #include "app/cli/CompareCommand.h"
 #include "app/cli/DevicesCommand.h"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
     const DevicesCommand devices(app);
     const BandwidthCommand bandwidth(app);
     const CalibrateCommand calibrate(app, shell_command_line(argc, argv));
+    const CombineProfilesCommand combine_profiles(app, shell_command_line(argc, argv));
     const TopologyCommand topology(app);
     const RunsCommand runs(app);
     const ShowCommand show(app);
@@ -82,6 +84,7 @@ int main(int argc, char** argv) {
         if (devices.selected()) return devices.execute();
         if (bandwidth.selected()) return bandwidth.execute();
         if (calibrate.selected()) return calibrate.execute();
+        if (combine_profiles.selected()) return combine_profiles.execute();
         if (topology.selected()) return topology.execute();
         if (runs.selected()) return runs.execute();
         if (show.selected()) return show.execute();

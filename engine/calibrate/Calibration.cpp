@@ -19,6 +19,7 @@
 #include "engine/export/ExportFormat.h"
 #include "engine/files/AtomicFile.h"
 #include "engine/metrics/Median.h"
+#include "engine/text/TextFormat.h"
 #include "engine/text/Units.h"
 
 namespace pinscope {
@@ -38,6 +39,15 @@ constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and roun
 constexpr int kMemcpySamples = 5;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
+
+std::string waits_text(const PageLockingWaits& waits) {
+    std::string text;
+    for (auto [name, flag] : {std::pair{"cudaHostAlloc", waits.host_alloc}, std::pair{"cudaFreeHost", waits.free_host},
+                              std::pair{"cudaHostRegister", waits.host_register},
+                              std::pair{"cudaHostUnregister", waits.host_unregister}})
+        if (flag) text += (text.empty() ? "" : ", ") + std::string(name);
+    return text.empty() ? "none does" : text + " did";
+}
 
 std::vector<std::size_t> copy_sizes(bool quick) {
     if (!quick) return bandwidth_sizes(kMinCopyBytes, kMaxCopyBytes);
@@ -95,15 +105,6 @@ HostSizeFactors measure_size_factors(const std::vector<std::size_t>& sizes, bool
 
 std::string batch_loop_sizes_text(const std::vector<std::size_t>& sizes) {
     return format_size(sizes.front()) + " to " + format_size(sizes.back()) + " (" + std::to_string(sizes.size()) + " sizes)";
-}
-
-std::string utc_text(std::chrono::system_clock::time_point when) {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    std::array<char, 32> buffer{};
-    std::strftime(buffer.data(), buffer.size(), "%Y-%m-%d %H:%M UTC", &utc);
-    return buffer.data();
 }
 
 SizeCurve curve_of(const BandwidthResult& result, CopyDirection direction, HostMemoryKind memory) {
@@ -181,7 +182,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
     const DeviceInfo device = probe.info();
     std::string text = "Calibrated by `" + (options.command.empty() ? std::string("pinscope-cli calibrate") : options.command) +
                        "` on " + device.name + (device.detail.empty() ? "" : " (" + device.detail + ")") + " on " +
-                       utc_text(options.when.value_or(std::chrono::system_clock::now())) + ". ";
+                       format_utc_minute(options.when.value_or(std::chrono::system_clock::now())) + ". ";
     text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
             " samples, CUDA events, each copy traced as in a run); how one loader worker's fill, collate and pin "
@@ -194,6 +195,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             (profile.pageable_overlaps_compute ? "yes" : "no") +
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             format_size(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
+            ", and which of them wait for the GPU to finish the work queued before them (" +
+            waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs)" +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "); freeing a just-written pageable buffer at " + cost_sizes_text() +
             "; with nothing else running: filling samples, collating them into freshly allocated pageable memory "
@@ -330,7 +333,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 11);
+    Steps steps(progress, 12);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -346,6 +349,8 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     steps.next("cudaHostRegister and cudaHostUnregister");
     std::tie(profile.host_register_us, profile.host_unregister_us) =
         pin_cost_curves([&](std::size_t bytes) { return probe.host_register_unregister_us(bytes); });
+    steps.next("page-locking calls that wait for the GPU");
+    profile.waits_for_device = probe.page_locking_waits();
     steps.next("host cores");
     const HostCores cores = count_host_cores();
     profile.host_cores = cores.cores;

@@ -11,6 +11,7 @@
 
 #include "engine/device/CopyTimer.h"
 #include "engine/device/Device.h"
+#include "engine/device/HardwareProfile.h"
 
 namespace pinscope {
 
@@ -35,6 +36,7 @@ public:
     virtual double device_read_gb_per_s(std::size_t bytes) = 0;       // the compute kernel's pass over a batch in device memory
     virtual PinCosts host_alloc_free_us(std::size_t bytes) = 0;           // cudaHostAlloc, then cudaFreeHost
     virtual PinCosts host_register_unregister_us(std::size_t bytes) = 0;  // cudaHostRegister (of fresh malloc'd memory), then cudaHostUnregister
+    virtual PageLockingWaits page_locking_waits() = 0;  // each call made while a long kernel runs on another stream
     // Both read a batch collated into a fresh buffer (collated_batch), as the pipeline's are:
     virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState batch) = 0;  // one thread, into cudaHostAlloc'd memory
     virtual double pageable_h2d_gb_per_s(std::size_t bytes, BatchState batch) = 0;       // timed on the host to its end

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +49,11 @@ constexpr Rule kSizeFactor{0.01, false, 100, false, "a factor from 0.01 to 100"}
 constexpr Rule kCostFactor{0.01, false, 1000, false, "a factor from 0.01 to 1000"};
 constexpr Rule kCrossNodeFactor{0.01, false, 1, false,
                                 "a number from 0.01 to 1 (the rate across nodes as a share of the local one)"};
+
+constexpr Rule kMachines{1, false, 100000, true, "an integer from 1 to 100000"};
+constexpr Rule kSpread{0, false, 1000, false, "a ratio from 1 to 1000, or 0 (one machine)"};
+constexpr Rule kCount{0, false, 1e9, true, "an integer from 0 to 1000000000"};
+constexpr Rule kSeconds{0, true, 1e6, false, "seconds above 0"};
 
 constexpr std::size_t kMaxTextChars = 4096;
 
@@ -118,6 +124,22 @@ public:
         SizeCurve curve{sizes, {}};
         for (std::size_t i = 0; i < array.size(); ++i) curve.values.push_back(checked(array[i], element(key, i), rule));
         return curve;
+    }
+
+    // A whole number from 0 to 2^64 - 1, read as one (a double would round a large seed).
+    std::uint64_t seed(const char* key) const {
+        const json& value = child(key, "an integer from 0 to 18446744073709551615");
+        if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+        if (value.is_number_integer() && value.get<std::int64_t>() >= 0) return static_cast<std::uint64_t>(value.get<std::int64_t>());
+        reject(path_of(key), describe(value), "an integer from 0 to 18446744073709551615");
+    }
+
+    // An array of objects, each read with its own path ("profile.trust.validated[0]").
+    std::vector<Reader> objects(const char* key) const {
+        const json& array = array_child(key, "an array of JSON objects");
+        std::vector<Reader> readers;
+        for (std::size_t i = 0; i < array.size(); ++i) readers.emplace_back(array[i], element(key, i));
+        return readers;
     }
 
     // An object {sizes_bytes, values} with its own size axis.
@@ -193,6 +215,51 @@ double at_log_size(const std::vector<double>& sizes_bytes, const std::vector<dou
     const double lo = std::log2(sizes_bytes[i - 1]);
     const double t = (std::log2(bytes) - lo) / (std::log2(sizes_bytes[i]) - lo);
     return values[i - 1] + t * (values[i] - values[i - 1]);
+}
+
+ProfileTrust trust_from(const Reader& trust) {
+    ProfileTrust result;
+    result.machines = static_cast<int>(trust.number("machines", kMachines));
+    if (trust.has("copy_spread")) result.copy_spread = trust.number("copy_spread", kSpread);
+    if (trust.has("host_spread")) result.host_spread = trust.number("host_spread", kSpread);
+    if (!trust.has("validated")) return result;
+    for (const Reader& v : trust.objects("validated")) {
+        ProfileValidation validation;
+        validation.when = v.text("when");
+        validation.against = v.text("against");
+        validation.calibrated_in_the_same_call = v.boolean("calibrated_in_the_same_call");
+        validation.seed = v.seed("seed");
+        validation.cells = static_cast<std::size_t>(v.number("cells", kCount));
+        validation.seconds = v.number("seconds", kSeconds);
+        validation.repeat = static_cast<std::size_t>(v.number("repeat", kCount));
+        validation.within_10 = static_cast<std::size_t>(v.number("within_10", kCount));
+        validation.within_15 = static_cast<std::size_t>(v.number("within_15", kCount));
+        validation.pairs_agreeing = static_cast<std::size_t>(v.number("pairs_agreeing", kCount));
+        validation.pairs_counted = static_cast<std::size_t>(v.number("pairs_counted", kCount));
+        if (validation.within_15 > validation.cells || validation.within_10 > validation.within_15)
+            reject(v.path_of("within_10"), std::to_string(validation.within_10) + " and " + std::to_string(validation.within_15),
+                   "within_10 <= within_15 <= cells");
+        if (validation.pairs_agreeing > validation.pairs_counted)
+            reject(v.path_of("pairs_agreeing"), std::to_string(validation.pairs_agreeing), "at most pairs_counted");
+        result.validations.push_back(std::move(validation));
+    }
+    return result;
+}
+
+json trust_json(const ProfileTrust& trust) {
+    json written{{"machines", trust.machines}};
+    if (trust.copy_spread > 0) written["copy_spread"] = trust.copy_spread;
+    if (trust.host_spread > 0) written["host_spread"] = trust.host_spread;
+    if (trust.validations.empty()) return written;
+    json validated = json::array();
+    for (const ProfileValidation& v : trust.validations)
+        validated.push_back({{"when", v.when}, {"against", v.against},
+                             {"calibrated_in_the_same_call", v.calibrated_in_the_same_call}, {"seed", v.seed},
+                             {"cells", v.cells}, {"seconds", v.seconds}, {"repeat", v.repeat}, {"within_10", v.within_10},
+                             {"within_15", v.within_15}, {"pairs_agreeing", v.pairs_agreeing},
+                             {"pairs_counted", v.pairs_counted}});
+    written["validated"] = std::move(validated);
+    return written;
 }
 
 }  // namespace
@@ -298,6 +365,17 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.free_host_us = host.own_curve("free_host_us", kCost);
     profile.host_register_us = host.own_curve("host_register_us", kCost);
     profile.host_unregister_us = host.own_curve("host_unregister_us", kCost);
+    if (host.has("waits_for_device")) {
+        const Reader waits = host.object("waits_for_device");
+        PageLockingWaits& w = profile.waits_for_device;
+        for (auto [key, flag] : {std::pair{"host_alloc", &w.host_alloc}, std::pair{"free_host", &w.free_host},
+                                 std::pair{"host_register", &w.host_register},
+                                 std::pair{"host_unregister", &w.host_unregister},
+                                 std::pair{"one_at_a_time", &w.one_at_a_time}})
+            if (waits.has(key)) *flag = waits.boolean(key);
+    }
+
+    if (top.has("trust")) profile.trust = trust_from(top.object("trust"));
 
     if (top.has("numa")) {
         const Reader numa = top.object("numa");
@@ -354,6 +432,14 @@ json to_json(const HardwareProfile& profile) {
         if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
         if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;
     }
+    if (profile.waits_for_device.any()) {
+        const PageLockingWaits& w = profile.waits_for_device;
+        written["host"]["waits_for_device"] = json{{"host_alloc", w.host_alloc},
+                                                   {"free_host", w.free_host},
+                                                   {"host_register", w.host_register},
+                                                   {"host_unregister", w.host_unregister},
+                                                   {"one_at_a_time", w.one_at_a_time}};
+    }
     if (!profile.by_batch_size.empty()) {
         const HostSizeFactors& factors = profile.by_batch_size;
         written["host"]["by_batch_size"] = json{{"sizes_bytes", sizes_json(factors.sizes_bytes)},
@@ -365,6 +451,7 @@ json to_json(const HardwareProfile& profile) {
         written["numa"] = {{"cross_node_h2d_factor", profile.cross_node_h2d_factor},
                            {"cross_node_memcpy_factor", profile.cross_node_memcpy_factor},
                            {"source", profile.numa_source}};
+    if (profile.trust != ProfileTrust{}) written["trust"] = trust_json(profile.trust);
     // The optional curves, where they say something the pinned ones do not.
     const auto add_optional = [&](const char* key, const SizeCurve& curve, const SizeCurve& pinned) {
         if (curve.empty()) return;

@@ -4,6 +4,8 @@
 // how pageable copies hold the host and whether they overlap kernels, and the host's cores,
 // memcpy rate and page-locking costs. Profiles are JSON (resources/profiles); `pinscope-cli
 // calibrate` measures one on a real GPU.
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,48 @@ struct HostSizeFactors {
     bool empty() const { return sizes_bytes.empty(); }
 };
 
+// Which page-locking calls wait until the GPU has finished every copy and kernel queued before
+// them (as cudaFreeHost does, which is why PyTorch caches pinned blocks), measured by calibrate
+// with a kernel running; optional in the JSON ("host.waits_for_device"), where absent is false.
+struct PageLockingWaits {
+    bool host_alloc = false;       // cudaHostAlloc
+    bool free_host = false;        // cudaFreeHost
+    bool host_register = false;    // cudaHostRegister
+    bool host_unregister = false;  // cudaHostUnregister
+    // Page-locking calls from different threads run one at a time: a cudaHostAlloc waits while
+    // another thread's cudaFreeHost waits for the GPU (the driver holds one lock for them).
+    bool one_at_a_time = false;
+    bool any() const { return host_alloc || free_host || host_register || host_unregister || one_at_a_time; }
+    bool operator==(const PageLockingWaits&) const = default;
+};
+
+// A run of `pinscope-cli validate` with this profile against a GPU: what it found.
+struct ProfileValidation {
+    std::string when;    // "2026-11-25 19:40 UTC"
+    std::string against; // the GPU's name
+    bool calibrated_in_the_same_call = false;  // false: the profile as it was handed to validate
+    std::uint64_t seed = 0;
+    std::size_t cells = 0;
+    double seconds = 0;
+    std::size_t repeat = 1;
+    std::size_t within_10 = 0;
+    std::size_t within_15 = 0;
+    std::size_t pairs_agreeing = 0;
+    std::size_t pairs_counted = 0;
+    bool operator==(const ProfileValidation&) const = default;
+};
+
+// How far to trust a profile (optional in the JSON, "trust"): how many machines of one kind its
+// figures are the median of, how far those machines differ (the largest ratio between two of them;
+// 0 with one machine), and what validate found.
+struct ProfileTrust {
+    int machines = 1;
+    double copy_spread = 0;  // pinned H2D at 64 MiB: the GPU and its link
+    double host_spread = 0;  // the widest of the host's figures (rates, page-locking costs, pageable H2D)
+    std::vector<ProfileValidation> validations;
+    bool operator==(const ProfileTrust&) const = default;
+};
+
 struct HardwareProfile {
     std::string name;         // "h200-pcie5"
     std::string description;  // "NVIDIA H200, PCIe Gen5 x16"
@@ -94,6 +138,7 @@ struct HardwareProfile {
     SizeCurve host_register_us;             // cudaHostRegister
     SizeCurve host_unregister_us;           // cudaHostUnregister
     SizeCurve free_pageable_us;             // freeing a batch's pageable buffer (munmap); empty: free
+    PageLockingWaits waits_for_device;
 
     // NUMA, optional in the JSON ("numa"): bandwidth across nodes as a share of the local one.
     // A host-to-device copy from pages on another node than the GPU's runs at h2d x this factor;
@@ -101,6 +146,8 @@ struct HardwareProfile {
     double cross_node_h2d_factor = 1.0;
     double cross_node_memcpy_factor = 1.0;
     std::string numa_source;                // where the factors come from (measured, or estimated from what)
+
+    ProfileTrust trust;
 
     // Bytes per second for a host-to-device copy of `bytes`.
     double h2d_bytes_per_s(double bytes, bool pinned) const;

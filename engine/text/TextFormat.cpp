@@ -2,7 +2,10 @@
 #include "engine/text/TextFormat.h"
 #include "engine/text/Units.h"
 
+#include <time.h>
+
 #include <array>
+#include <ctime>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -10,6 +13,15 @@
 #include <nlohmann/json.hpp>
 
 namespace pinscope {
+
+std::string format_utc_minute(std::chrono::system_clock::time_point when) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    std::array<char, 32> buffer{};
+    std::strftime(buffer.data(), buffer.size(), "%Y-%m-%d %H:%M UTC", &utc);
+    return buffer.data();
+}
 
 std::string format_fixed(double value, int decimals) {
     std::array<char, 64> buffer{};

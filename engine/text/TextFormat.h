@@ -2,6 +2,7 @@
 #pragma once
 // Numbers, sizes and JSON as text, the same everywhere (messages, exports, tables). All text is
 // locale-independent.
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -16,6 +17,9 @@ std::string format_shortest(double value);             // the shortest text that
 std::string format_size(std::uint64_t bytes);
 // Rounded for people to read, to a tenth of the largest unit it reaches: "36.8 MiB", "2 GiB", "0.5 KiB".
 std::string format_size_rounded(std::uint64_t bytes);
+
+// The date and minute in UTC: "2026-11-25 19:40 UTC".
+std::string format_utc_minute(std::chrono::system_clock::time_point when);
 
 // JSON text (compact for indent -1); invalid UTF-8 in strings is replaced rather than thrown on.
 std::string json_text(const nlohmann::json& value, int indent = -1);

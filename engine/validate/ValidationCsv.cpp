@@ -21,7 +21,9 @@ void write_validation_csv(std::ostream& out, const std::vector<ValidationCell>& 
             << (c.non_blocking ? "on" : "off") << ',' << format_fixed(c.gpu_us_per_batch, 1) << ','
             << format_fixed(rates[k].real, 3) << ',' << format_fixed(rates[k].emulated, 3) << ','
             << (error ? format_fixed(*error * 100, 2) : "") << ',' << rates[k].real_count << ','
-            << (rates[k].real_count > 1 ? format_fixed(rates[k].real_spread * 100, 2) : "") << '\n';
+            << (rates[k].real_count > 1 ? format_fixed(rates[k].real_spread * 100, 2) : "") << ','
+            << (rates[k].real_count > 1 ? format_fixed(rates[k].real_slowest, 3) : "") << ','
+            << (rates[k].real_count > 1 ? format_fixed(rates[k].real_fastest, 3) : "") << '\n';
     }
 }
 

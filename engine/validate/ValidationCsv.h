@@ -12,7 +12,7 @@ namespace pinscope {
 inline constexpr const char* kValidationCsvHeader =
     "cell,pair_of,changed,batch_size,sample_shape,dtype,batch_bytes,cpu_us_per_sample,num_workers,prefetch_factor,"
     "pin_memory,pin_mode,non_blocking,gpu_us_per_batch,real_batches_per_s,emulated_batches_per_s,error_percent,real_runs,"
-    "real_spread_percent";
+    "real_spread_percent,real_slowest,real_fastest";
 
 // Cells are numbered from 1, as the table prints them; pair_of and changed are empty for a first
 // cell, prefetch_factor without workers, pin_mode with pin_memory off, error_percent without a real rate; real_batches_per_s is the median of

@@ -20,6 +20,8 @@ CellRates real_runs(const std::vector<double>& runs, double emulated) {
     rates.real = median(runs);
     rates.real_count = runs.size();
     const auto [slowest, fastest] = std::minmax_element(runs.begin(), runs.end());
+    rates.real_slowest = *slowest;
+    rates.real_fastest = *fastest;
     if (rates.real > 0) rates.real_spread = (*fastest - *slowest) / rates.real;
     return rates;
 }
@@ -28,6 +30,15 @@ int faster_of(double first, double second) {
     const double faster = std::max(first, second);
     if (!(faster > 0) || std::abs(first - second) < kTieShare * faster) return 0;
     return first > second ? -1 : 1;
+}
+
+bool real_runs_overlap(const CellRates& first, const CellRates& second) {
+    if (first.real_count < 2 || second.real_count < 2) return false;
+    return first.real_slowest <= second.real_fastest && second.real_slowest <= first.real_fastest;
+}
+
+int real_faster_of(const CellRates& first, const CellRates& second) {
+    return real_runs_overlap(first, second) ? 0 : faster_of(first.real, second.real);
 }
 
 ValidationSummary summarize_validation(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates) {
@@ -50,10 +61,11 @@ ValidationSummary summarize_validation(const std::vector<ValidationCell>& cells,
         const CellRates& a = rates[pair.first];
         const CellRates& b = rates[pair.second];
         if (!(a.real > 0 && b.real > 0 && a.emulated > 0 && b.emulated > 0)) continue;  // a cell that did not run
-        PairVerdict verdict{pair, faster_of(a.real, b.real), faster_of(a.emulated, b.emulated)};
+        PairVerdict verdict{pair, real_faster_of(a, b), faster_of(a.emulated, b.emulated), real_runs_overlap(a, b)};
         summary.pairs.push_back(verdict);
         if (!verdict.counted()) {
             ++summary.real_ties;
+            if (verdict.real_overlap) ++summary.real_overlaps;
             continue;
         }
         ++summary.pairs_counted;

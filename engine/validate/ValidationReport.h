@@ -21,6 +21,8 @@ struct CellRates {
     // / median; 0 with one run.
     std::size_t real_count = 1;
     double real_spread = 0;
+    double real_slowest = 0;  // the slowest and fastest of those runs
+    double real_fastest = 0;
 };
 
 // The median of one cell's runs on the real device, with their spread.
@@ -32,10 +34,17 @@ std::optional<double> cell_error(const CellRates& rates);
 // Which of two rates is faster: -1 the first, +1 the second, 0 a tie (within kTieShare).
 int faster_of(double first, double second);
 
+// Which of two cells the real device ran faster: faster_of on their medians, but 0 when both ran
+// more than once and their runs overlap (the slowest run of the faster cell below the fastest of
+// the other): the real device itself did not tell them apart.
+int real_faster_of(const CellRates& first, const CellRates& second);
+bool real_runs_overlap(const CellRates& first, const CellRates& second);
+
 struct PairVerdict {
     CellPair pair;
-    int real = 0;      // faster_of on the real rates
-    int emulated = 0;  // and on the emulated ones
+    int real = 0;      // real_faster_of
+    int emulated = 0;  // faster_of on the emulated rates
+    bool real_overlap = false;  // the real runs of the two cells overlap (real is 0)
     // Both name the same cell; a real tie is left out of the agreement (either answer fits it).
     bool agree() const { return real == emulated; }
     bool counted() const { return real != 0; }
@@ -48,7 +57,8 @@ struct ValidationSummary {
     std::vector<PairVerdict> pairs;
     std::size_t pairs_counted = 0;  // pairs whose real rates are not a tie
     std::size_t pairs_agreeing = 0; // of those, the emulated device names the same faster cell
-    std::size_t real_ties = 0;
+    std::size_t real_ties = 0;      // left out: medians within kTieShare, or runs that overlap
+    std::size_t real_overlaps = 0;  // of those, the runs overlap
     // With more than one run per cell on the real device: the cells whose runs spread by at most
     // 10 % (the real device repeating itself within the tolerance the cells are held to), and the
     // median of the cells' spreads.

@@ -24,6 +24,7 @@ TEST(CliValidate, BadFlagsExitTwoNamingTheFlag) {
         {{"--device", "emulated:no-such-profile"}, "--device: 'emulated:no-such-profile' is not allowed"},
         {{"--device", "emulated", "--profile", "no-such-profile"}, "--profile: 'no-such-profile' is not allowed"},
         {{"--device", "emulated", "--profile-out", "p.json"}, "--profile-out: 'p.json' is not allowed"},
+        {{"--device", "emulated", "--trust-out", "t.json"}, "--trust-out: 't.json' is not allowed; expected a file only with a GPU"},
     };
     for (const auto& [flags, message] : cases) {
         std::vector<std::string> args{"validate"};
@@ -88,7 +89,7 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
     EXPECT_EQ(rows, 7u) << text;  // the header and six cells
     for (std::size_t at = text.find('\n') + 1; at < text.size(); at = text.find('\n', at) + 1) {
         const std::string line = text.substr(at, text.find('\n', at) - at);
-        EXPECT_EQ(line.substr(line.size() - 12), ",0.00,2,0.00") << "error, runs, spread: " << line;
+        EXPECT_NE(line.find(",0.00,2,0.00,"), std::string::npos) << "error, runs, spread: " << line;
     }
 }
 

@@ -69,6 +69,7 @@ public:
         const double scale = batch_scale(bytes, register_scales, register_calls);
         return {(15 + mib * 115) * scale, (8 + mib * 60) * scale};
     }
+    PageLockingWaits page_locking_waits() override { return waits; }
     // The cost of the k-th call at the calibration's batch size times scales[k] (the last repeated).
     static double batch_scale(std::size_t bytes, const std::vector<double>& scales, std::size_t& calls) {
         if (bytes != kCalibrationBatchBytes || scales.empty()) return 1.0;
@@ -89,6 +90,7 @@ public:
     std::size_t pageable_calls = 0;
     std::vector<double> alloc_scales, register_scales;  // batch_scale's
     std::size_t alloc_calls = 0, register_calls = 0;
+    PageLockingWaits waits{.free_host = true, .host_unregister = true};
 };
 
 CalibrationOptions test_options() {
@@ -140,8 +142,10 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_DOUBLE_EQ(by_size.collate.back(), 1.0);
     EXPECT_DOUBLE_EQ(by_size.pin.back(), 1.0);
     for (const double factor : by_size.pin) EXPECT_GT(factor, 0);
+    EXPECT_EQ(profile.waits_for_device, probe.waits);
 
     for (const char* part : {"pinscope-cli calibrate --device cuda:0 --quick", "NVIDIA H100 80GB HBM3",
+                             "wait for the GPU to finish the work queued before them (cudaFreeHost, cudaHostUnregister did",
                              "0000:19:00.0", "2026-11-18 11:06 UTC", "Measured:", "8 sizes", "median of 3",
                              "hwloc", "theoretical rate"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;

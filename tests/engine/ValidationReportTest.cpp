@@ -92,7 +92,32 @@ TEST(ValidationReport, RepeatedRealRunsGiveTheirMedianAndSpread) {
     std::string line;
     std::getline(lines, line);
     std::getline(lines, line);
-    EXPECT_EQ(line.substr(line.size() - 12), "-2.44,2,4.88") << "error, runs and spread: " << line;
+    EXPECT_EQ(line.substr(line.size() - 28), "-2.44,2,4.88,100.000,105.000") << "error, runs, spread, slowest, fastest: " << line;
+}
+
+TEST(ValidationReport, APairWhoseRealRunsOverlapIsLeftOutAsTheRealDeviceDidNotTellThemApart) {
+    // Medians 100 and 115 (15 % apart), but cell 0 once ran at 118: the runs overlap.
+    std::vector<CellRates> rates{real_runs({82, 100, 118}, 100), real_runs({110, 115, 120}, 100),
+                                 real_runs({100, 101, 102}, 100), real_runs({115, 116, 117}, 100), real_runs({50, 50}, 50)};
+    ValidationSummary s = summarize_validation(five_cells(), rates);
+    ASSERT_EQ(s.pairs.size(), 2u);
+    EXPECT_TRUE(s.pairs[0].real_overlap);
+    EXPECT_EQ(s.pairs[0].real, 0);
+    EXPECT_FALSE(s.pairs[0].counted());
+    // Runs apart (100 to 102 against 115 to 117): decided, and the emulated tie disagrees.
+    EXPECT_FALSE(s.pairs[1].real_overlap);
+    EXPECT_EQ(s.pairs[1].real, 1);
+    EXPECT_FALSE(s.pairs[1].agree());
+    EXPECT_EQ(s.real_ties, 1u);
+    EXPECT_EQ(s.real_overlaps, 1u);
+    EXPECT_EQ(s.pairs_counted, 1u);
+
+    // With one run per cell there is no spread to overlap: the medians decide.
+    rates[0] = {100, 100};
+    rates[1] = {115, 100};
+    s = summarize_validation(five_cells(), rates);
+    EXPECT_EQ(s.pairs[0].real, 1);
+    EXPECT_EQ(s.real_overlaps, 0u);
 }
 
 TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
@@ -103,11 +128,11 @@ TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
     std::getline(lines, line);
     EXPECT_EQ(line, kValidationCsvHeader);
     std::getline(lines, line);
-    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00,1,");
+    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00,1,,,");
     std::getline(lines, line);
     EXPECT_EQ(line.substr(0, 18), "2,1,num_workers,10") << line;
     std::getline(lines, line);
-    EXPECT_EQ(line.substr(line.size() - 16), ",0.000,5.000,,1,") << "no error without a real rate: " << line;
+    EXPECT_EQ(line.substr(line.size() - 18), ",0.000,5.000,,1,,,") << "no error without a real rate: " << line;
 }
 
 }  // namespace

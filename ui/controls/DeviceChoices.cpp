@@ -4,6 +4,7 @@
 #include "engine/config/ConfigValidation.h"
 #include "engine/device/factory/DeviceFactory.h"
 #include "engine/device/HardwareProfile.h"
+#include "engine/device/ProfileTrust.h"
 
 namespace pinscope::ui {
 
@@ -41,8 +42,11 @@ std::vector<DeviceOption> device_choices() {
     }
     for (const std::string& name : builtin_profile_names()) {
         QString description;
+        QString trust;
         try {
-            description = QString::fromStdString(load_profile(name).description);
+            const HardwareProfile profile = load_profile(name);
+            description = QString::fromStdString(profile.description);
+            trust = QString::fromStdString(trust_summary(profile));
         } catch (const std::exception& e) {
             description = QString::fromStdString(e.what());
         }
@@ -51,8 +55,8 @@ std::vector<DeviceOption> device_choices() {
                            is_default ? std::string(to_string(DeviceKind::Emulated))
                                       : std::string(to_string(DeviceKind::Emulated)) + ":" + name,
                            QStringLiteral("Emulated device, profile %1 (%2): copies and kernels take the times "
-                                          "measured on that machine; no GPU is used")
-                               .arg(QString::fromStdString(name), description)});
+                                          "measured on that machine; no GPU is used. %3")
+                               .arg(QString::fromStdString(name), description, trust)});
     }
     return choices;
 }

@@ -3,7 +3,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <exception>
+#include <thread>
 #include <vector>
 
 #include "engine/clock/SteadyClock.h"
@@ -15,12 +19,13 @@
 #include "engine/host/HostMeasurement.h"
 #include "engine/memory/PageLockedMemory.h"
 #include "engine/metrics/Median.h"
+#include "engine/text/Units.h"
 
 namespace pinscope {
 namespace {
 
 constexpr int kSamples = 5;
-constexpr double kOverlapKernelUs = 50'000;  // far longer than the pageable copy it must cover
+constexpr double kOverlapKernelUs = 50'000;  // far longer than the pageable copy or the page-locking call it must cover
 
 double us_since(TimeNs start) { return static_cast<double>(now_ns() - start) / 1e3; }
 
@@ -67,19 +72,70 @@ public:
     bool pageable_overlaps_compute(std::size_t bytes) override {
         void* host = host_.get(HostMemoryKind::Pageable, bytes);
         void* device = device_buffer(bytes);
-        ConsumeLaunch kernel;
-        kernel.data = device;
-        kernel.bytes = 0;
-        kernel.spin_ns = static_cast<std::uint64_t>(kOverlapKernelUs * 1e3);
-        kernel.record = records_;
-        kernel.next_record = records_ + 1;
-        check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord), compute_); });
-        check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
+        launch_long_kernel();
         check("cudaEventRecord", [&] { return cudaEventRecord(b_, compute_); });
         check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, copy_); });
         check("cudaEventRecord", [&] { return cudaEventRecord(d_, copy_); });
         // Overlapped: the copy finished while the kernel was still running.
         return elapsed_us(d_, b_) > 0;
+    }
+
+    // A call waits for the device when it returns only after the kernel queued before it has ended:
+    // it takes over half the kernel's length where alone it takes a few milliseconds at most.
+    PageLockingWaits page_locking_waits() override {
+        constexpr std::size_t kBytes = 4 * kMiB;
+        const auto waits = [&](auto&& call) {
+            launch_long_kernel();
+            const TimeNs start = now_ns();
+            call();
+            const double us = us_since(start);
+            check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); });
+            return us > kOverlapKernelUs / 2;
+        };
+        PageLockingWaits result;
+        void* pinned = nullptr;
+        result.host_alloc = waits([&] { check("cudaHostAlloc", [&] { return cudaHostAlloc(&pinned, kBytes, cudaHostAllocDefault); }); });
+        std::memset(pinned, 1, kBytes);
+        result.free_host = waits([&] { check("cudaFreeHost", [&] { return cudaFreeHost(pinned); }); });
+        const PageableBuffer buffer = allocate_pageable(kBytes);
+        std::memset(buffer.get(), 1, kBytes);
+        result.host_register = waits([&] {
+            check("cudaHostRegister", [&] { return cudaHostRegister(buffer.get(), kBytes, cudaHostRegisterDefault); });
+        });
+        result.host_unregister = waits([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(buffer.get()); }); });
+        if (result.free_host) result.one_at_a_time = alloc_waits_behind_a_waiting_free(kBytes);
+        return result;
+    }
+
+    // Another thread's cudaFreeHost waits for the kernel; a cudaHostAlloc made meanwhile either
+    // returns at its own cost or only once that free has.
+    bool alloc_waits_behind_a_waiting_free(std::size_t bytes) {
+        void* freed = nullptr;
+        check("cudaHostAlloc", [&] { return cudaHostAlloc(&freed, bytes, cudaHostAllocDefault); });
+        launch_long_kernel();
+        std::atomic<bool> freeing{false};
+        std::exception_ptr failure;
+        std::thread other([&] {
+            try {
+                check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
+                freeing = true;
+                check("cudaFreeHost", [&] { return cudaFreeHost(freed); });
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        });
+        while (!freeing) std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(kOverlapKernelUs / 10)));  // inside its wait
+        void* allocated = nullptr;
+        const TimeNs start = now_ns();
+        const cudaError_t error = cudaHostAlloc(&allocated, bytes, cudaHostAllocDefault);
+        const double us = us_since(start);
+        other.join();
+        if (error == cudaSuccess) (void)cudaFreeHost(allocated);
+        check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); });
+        if (failure) std::rethrow_exception(failure);
+        if (error != cudaSuccess) throw_cuda_error("cudaHostAlloc", ordinal_, error);
+        return us > kOverlapKernelUs / 2;
     }
 
     double copy_call_us() override {
@@ -192,6 +248,18 @@ private:
     }
 
     void* device_buffer(std::size_t bytes) { return device_.get(bytes); }
+
+    // A kernel that reads nothing and spins for kOverlapKernelUs on the compute stream.
+    void launch_long_kernel() {
+        ConsumeLaunch kernel;
+        kernel.data = device_buffer(4096);
+        kernel.bytes = 0;
+        kernel.spin_ns = static_cast<std::uint64_t>(kOverlapKernelUs * 1e3);
+        kernel.record = records_;
+        kernel.next_record = records_ + 1;
+        check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord), compute_); });
+        check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
+    }
 
     // GB/s of `read` over a freshly collated batch, timed on the host, the median of kSamples
     // after one untimed.

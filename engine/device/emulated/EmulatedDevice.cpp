@@ -54,8 +54,33 @@ LockTiming EmulatedDevice::lock_timing() const {
     return host_ == HostMode::Modeled ? LockTiming::OnFault : LockTiming::Now;
 }
 
+TimeNs EmulatedDevice::enter_page_locking(bool waits, double cost_us) {
+    const PageLockingWaits& driver = profile_.waits_for_device;
+    TimeNs begin = now_ns();
+    {
+        std::lock_guard lock(mutex_);
+        if (driver.one_at_a_time) begin = std::max(begin, driver_free_at_);
+        if (waits) begin = std::max({begin, copy_engine_free_at_, sms_free_at_});
+        // Held from here on: the call's own cost where the host is modelled, else until it returns.
+        if (driver.one_at_a_time)
+            driver_free_at_ = begin + (host_ == HostMode::Modeled ? us_to_ns(cost_us) : 0);
+    }
+    sleep_until_ns(begin, stop_);
+    return begin;
+}
+
+void EmulatedDevice::leave_page_locking(TimeNs begin, double cost_us) {
+    hold_for_modeled_cost(begin, cost_us);
+    if (!profile_.waits_for_device.one_at_a_time) return;
+    std::lock_guard lock(mutex_);
+    driver_free_at_ = std::max(driver_free_at_, now_ns());
+}
+
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
-    const TimeNs start = now_ns();
+    // Page locking costs more while modelled threads stream (calibrate's under-load factors).
+    const double cost_us = profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)) *
+                           bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
+    const TimeNs begin = enter_page_locking(profile_.waits_for_device.host_alloc, cost_us);
     PinnedAllocation allocation;
     if (placement_.policy == MemoryPlacement::FirstTouch) {
         allocation = map_locked(bytes, lock_timing());
@@ -66,41 +91,43 @@ PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
             place_pages(allocation.ptr, allocation.bytes, placement_, false);
         } catch (...) {
             unmap_locked(allocation);
+            leave_page_locking(begin, 0);
             throw;
         }
         allocation.locked = lock_range(allocation.ptr, allocation.bytes, lock_timing());
     }
     if (lock_timing() == LockTiming::OnFault) populator_.populate(allocation.ptr, allocation.bytes);
-    // Page locking costs more while modelled threads stream (calibrate's under-load factors).
-    hold_for_modeled_cost(start, profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)) *
-                                     bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc));
+    leave_page_locking(begin, cost_us);
     return allocation;
 }
 
 void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
-    const TimeNs start = now_ns();
+    const double cost_us = profile_.free_host_us.scaled_at(static_cast<double>(allocation.bytes)) *
+                           bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
+    const TimeNs begin = enter_page_locking(profile_.waits_for_device.free_host, cost_us);
     populator_.forget(allocation.ptr);
     unmap_locked(allocation);
-    hold_for_modeled_cost(start, profile_.free_host_us.scaled_at(static_cast<double>(allocation.bytes)) *
-                                         bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc));
+    leave_page_locking(begin, cost_us);
 }
 
 bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
-    const TimeNs start = now_ns();
+    const double cost_us = profile_.host_register_us.scaled_at(static_cast<double>(bytes)) *
+                           bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister);
+    const TimeNs begin = enter_page_locking(profile_.waits_for_device.host_register, cost_us);
     place_pages(ptr, bytes, placement_, true);  // pages already written move to their node
     const bool locked = lock_range(ptr, bytes, lock_timing());
     if (lock_timing() == LockTiming::OnFault) populator_.populate(ptr, bytes);
-    hold_for_modeled_cost(start, profile_.host_register_us.scaled_at(static_cast<double>(bytes)) *
-                                         bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister));
+    leave_page_locking(begin, cost_us);
     return locked;
 }
 
 void EmulatedDevice::unregister_host(void* ptr, std::size_t bytes) {
-    const TimeNs start = now_ns();
+    const double cost_us = profile_.host_unregister_us.scaled_at(static_cast<double>(bytes)) *
+                           bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister);
+    const TimeNs begin = enter_page_locking(profile_.waits_for_device.host_unregister, cost_us);
     populator_.forget(ptr);
     unlock_range(ptr, bytes);
-    hold_for_modeled_cost(start, profile_.host_unregister_us.scaled_at(static_cast<double>(bytes)) *
-                                         bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister));
+    leave_page_locking(begin, cost_us);
 }
 
 OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {

@@ -10,7 +10,9 @@
 // its read of the batch plus the configured time. An operation is complete once the host clock
 // passes its modelled end. A pageable copy holds the caller while the driver would stage it.
 // Page-locked memory is real (mmap + mlock); with the host modelled its cost is the profile's and
-// the pages are faulted in behind the caller's back. A stop ends every operation at the stop.
+// the pages are faulted in behind the caller's back; a call the profile says waits for the device
+// (calibrate measures which do) first waits until every copy and kernel queued before it has ended.
+// A stop ends every operation at the stop.
 #include <atomic>
 #include <deque>
 #include <functional>
@@ -60,6 +62,11 @@ public:
 private:
     // With the host modelled, a host call lasts at least the profile's cost for it.
     void hold_for_modeled_cost(TimeNs start, double cost_us) const;
+    // A page-locking call of `cost_us` begins once the driver is free (where its calls run one at a
+    // time) and, for a call that `waits`, once every copy and kernel issued so far has ended; the
+    // caller is held until then. Returns when it began.
+    TimeNs enter_page_locking(bool waits, double cost_us);
+    void leave_page_locking(TimeNs begin, double cost_us);  // held to its cost; frees the driver
     TimeNs end_of(OpId op);  // caller holds mutex_; at the stop at the latest
     // When the run's stop was requested, or kNever; fixed by the first to see the stop.
     TimeNs stop_time();
@@ -79,6 +86,7 @@ private:
     OpId next_op_ = 1;
     TimeNs copy_engine_free_at_ = 0;
     TimeNs sms_free_at_ = 0;
+    TimeNs driver_free_at_ = 0;  // the end of the page-locking call in progress (one_at_a_time)
     std::deque<CompletedOp> copy_stream_;     // issued, not yet collected, in stream order
     std::deque<CompletedOp> compute_stream_;
     struct OpTimes {

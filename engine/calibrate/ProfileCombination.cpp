@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/calibrate/ProfileCombination.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "engine/calibrate/Calibration.h"
+#include "engine/config/ConfigError.h"
+#include "engine/metrics/Median.h"
+#include "engine/text/Units.h"
+
+namespace pinscope {
+namespace {
+
+constexpr double kCopySpreadBytes = 64.0 * kMiB;
+constexpr std::size_t kOpeningChars = 400;  // of each profile's source: the file keeps 4096 in all
+
+class Combiner {
+public:
+    explicit Combiner(const std::vector<NamedProfile>& profiles) : profiles_(profiles) {}
+
+    double scalar(const std::function<double(const HardwareProfile&)>& figure) const {
+        std::vector<double> values;
+        for (const NamedProfile& p : profiles_) values.push_back(figure(p.profile));
+        return median(values);
+    }
+
+    // The median of each value; every profile that has the curve measured it at the same sizes
+    // (`optional`: profiles without it are left out, and none having it gives an empty curve).
+    std::vector<double> values(const std::function<const std::vector<double>&(const HardwareProfile&)>& of,
+                               const std::function<const std::vector<double>&(const HardwareProfile&)>& axis_of,
+                               const std::string& field, bool optional) const {
+        const NamedProfile* first = nullptr;
+        std::vector<std::vector<double>> columns;
+        for (const NamedProfile& p : profiles_) {
+            const std::vector<double>& v = of(p.profile);
+            if (v.empty() && optional) continue;
+            if (first == nullptr) {
+                first = &p;
+                columns.resize(v.size());
+            } else if (axis_of(p.profile) != axis_of(first->profile) || v.size() != columns.size()) {
+                throw ConfigError(ConfigIssue{field, p.label,
+                                              "a profile measured at the same sizes as " + first->label +
+                                                  " (calibrate both with the same pinscope)"});
+            }
+            for (std::size_t i = 0; i < v.size(); ++i) columns[i].push_back(v[i]);
+        }
+        std::vector<double> result;
+        for (const std::vector<double>& column : columns) result.push_back(median(column));
+        return result;
+    }
+
+    SizeCurve curve(SizeCurve HardwareProfile::*member, const std::string& field, bool optional = false) const {
+        const auto of = [&](const HardwareProfile& p) -> const std::vector<double>& { return (p.*member).values; };
+        const auto axis = [&](const HardwareProfile& p) -> const std::vector<double>& { return (p.*member).sizes_bytes; };
+        SizeCurve result;
+        result.values = values(of, axis, field, optional);
+        for (const NamedProfile& p : profiles_)
+            if (!(p.profile.*member).empty()) {
+                result.sizes_bytes = (p.profile.*member).sizes_bytes;
+                break;
+            }
+        return result;
+    }
+
+    // The largest ratio between two machines of `figure` (above 0 on every one), or of the inputs' own.
+    double spread(const std::function<double(const HardwareProfile&)>& figure) const {
+        double lo = 0, hi = 0;
+        for (const NamedProfile& p : profiles_) {
+            const double v = figure(p.profile);
+            if (!(v > 0)) return 0;
+            lo = lo == 0 ? v : std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        return lo > 0 ? hi / lo : 0;
+    }
+
+private:
+    const std::vector<NamedProfile>& profiles_;
+};
+
+}  // namespace
+
+HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, const std::string& name,
+                                 const std::string& command) {
+    if (profiles.size() < 2)
+        throw ConfigError(ConfigIssue{"profiles", std::to_string(profiles.size()) + " given", "two profiles or more"});
+    const Combiner c(profiles);
+    const HardwareProfile& first = profiles.front().profile;
+    HardwareProfile out;
+    out.name = name;
+    out.description = first.description;
+    out.link_name = first.link_name;
+    out.link_gb_per_s = first.link_gb_per_s;
+
+    using P = HardwareProfile;
+    out.h2d_pinned_gb_per_s = c.curve(&P::h2d_pinned_gb_per_s, "copy.h2d_pinned_gb_per_s");
+    out.h2d_pageable_gb_per_s = c.curve(&P::h2d_pageable_gb_per_s, "copy.h2d_pageable_gb_per_s");
+    out.d2h_pinned_gb_per_s = c.curve(&P::d2h_pinned_gb_per_s, "copy.d2h_pinned_gb_per_s");
+    out.d2h_pageable_gb_per_s = c.curve(&P::d2h_pageable_gb_per_s, "copy.d2h_pageable_gb_per_s");
+    out.h2d_write_combined_gb_per_s = c.curve(&P::h2d_write_combined_gb_per_s, "copy.h2d_write_combined_gb_per_s", true);
+    out.d2h_write_combined_gb_per_s = c.curve(&P::d2h_write_combined_gb_per_s, "copy.d2h_write_combined_gb_per_s", true);
+    out.pageable_hold_fraction = c.scalar([](const P& p) { return p.pageable_hold_fraction; });
+    out.pageable_overlaps_compute = c.scalar([](const P& p) { return p.pageable_overlaps_compute ? 1.0 : 0.0; }) > 0.5;
+    out.copy_call_us = c.scalar([](const P& p) { return p.copy_call_us; });
+    out.device_read_gb_per_s = c.scalar([](const P& p) { return p.device_read_gb_per_s; });
+
+    out.host_cores = static_cast<int>(c.scalar([](const P& p) { return static_cast<double>(p.host_cores); }));
+    out.memcpy_gb_per_s = c.scalar([](const P& p) { return p.memcpy_gb_per_s; });
+    out.memcpy_to_pinned_gb_per_s = c.scalar([](const P& p) { return p.memcpy_to_pinned_gb_per_s; });
+    out.fill_gb_per_s = c.scalar([](const P& p) { return p.fill_gb_per_s; });
+    out.first_touch_gb_per_s = c.scalar([](const P& p) { return p.first_touch_gb_per_s; });
+    out.host_alloc_us = c.curve(&P::host_alloc_us, "host.host_alloc_us");
+    out.free_host_us = c.curve(&P::free_host_us, "host.free_host_us");
+    out.host_register_us = c.curve(&P::host_register_us, "host.host_register_us");
+    out.host_unregister_us = c.curve(&P::host_unregister_us, "host.host_unregister_us");
+    out.free_pageable_us = c.curve(&P::free_pageable_us, "host.free_pageable_us", true);
+
+    const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
+        return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },
+                        [](const P& p) -> const std::vector<double>& { return p.under_load.others; },
+                        std::string("host.under_load.") + field, true);
+    };
+    out.under_load.fill = load(&HostLoadCurve::fill, "fill");
+    if (!out.under_load.fill.empty()) {
+        for (const NamedProfile& p : profiles)
+            if (!p.profile.under_load.empty()) out.under_load.others = p.profile.under_load.others;
+        out.under_load.first_touch = load(&HostLoadCurve::first_touch, "first_touch");
+        out.under_load.memcpy_to_pinned = load(&HostLoadCurve::memcpy_to_pinned, "memcpy_to_pinned");
+        out.under_load.pageable_h2d = load(&HostLoadCurve::pageable_h2d, "pageable_h2d");
+        out.under_load.free_pageable = load(&HostLoadCurve::free_pageable, "free_pageable");
+        out.under_load.host_alloc = load(&HostLoadCurve::host_alloc, "host_alloc");
+        out.under_load.host_register = load(&HostLoadCurve::host_register, "host_register");
+    }
+    const auto by_size = [&](std::vector<double> HostSizeFactors::*member, const char* field) {
+        return c.values([member](const P& p) -> const std::vector<double>& { return p.by_batch_size.*member; },
+                        [](const P& p) -> const std::vector<double>& { return p.by_batch_size.sizes_bytes; },
+                        std::string("host.by_batch_size.") + field, true);
+    };
+    out.by_batch_size.fill = by_size(&HostSizeFactors::fill, "fill");
+    if (!out.by_batch_size.fill.empty()) {
+        for (const NamedProfile& p : profiles)
+            if (!p.profile.by_batch_size.empty()) out.by_batch_size.sizes_bytes = p.profile.by_batch_size.sizes_bytes;
+        out.by_batch_size.collate = by_size(&HostSizeFactors::collate, "collate");
+        out.by_batch_size.pin = by_size(&HostSizeFactors::pin, "pin");
+    }
+    // Whether a call waits for the GPU is the driver's: any machine that saw it wait says so.
+    for (const NamedProfile& p : profiles) {
+        const PageLockingWaits& w = p.profile.waits_for_device;
+        out.waits_for_device.host_alloc |= w.host_alloc;
+        out.waits_for_device.free_host |= w.free_host;
+        out.waits_for_device.host_register |= w.host_register;
+        out.waits_for_device.host_unregister |= w.host_unregister;
+        out.waits_for_device.one_at_a_time |= w.one_at_a_time;
+    }
+    out.cross_node_h2d_factor = c.scalar([](const P& p) { return p.cross_node_h2d_factor; });
+    out.cross_node_memcpy_factor = c.scalar([](const P& p) { return p.cross_node_memcpy_factor; });
+    out.numa_source = first.numa_source;
+
+    ProfileTrust& trust = out.trust;
+    trust.machines = 0;
+    for (const NamedProfile& p : profiles) trust.machines += p.profile.trust.machines;
+    trust.copy_spread = c.spread([](const P& p) { return p.h2d_pinned_gb_per_s.at(kCopySpreadBytes); });
+    const std::vector<std::function<double(const P&)>> host_figures{
+        [](const P& p) { return p.memcpy_gb_per_s; },
+        [](const P& p) { return p.memcpy_to_pinned_gb_per_s; },
+        [](const P& p) { return p.fill_gb_per_s; },
+        [](const P& p) { return p.first_touch_gb_per_s; },
+        [](const P& p) { return p.h2d_pageable_gb_per_s.at(kCopySpreadBytes); },
+        [](const P& p) { return p.host_alloc_us.at(kCalibrationBatchBytes); },
+        [](const P& p) { return p.host_register_us.at(kCalibrationBatchBytes); },
+        [](const P& p) { return p.free_pageable_us.at(kCalibrationBatchBytes); },
+    };
+    for (const auto& figure : host_figures) trust.host_spread = std::max(trust.host_spread, c.spread(figure));
+    for (const NamedProfile& p : profiles) {
+        trust.copy_spread = std::max(trust.copy_spread, p.profile.trust.copy_spread);
+        trust.host_spread = std::max(trust.host_spread, p.profile.trust.host_spread);
+    }
+
+    out.source = "Combined by `" + command + "`: each figure the median of " + std::to_string(profiles.size()) +
+                 " profiles' (" + std::to_string(trust.machines) + " machines). They were:";
+    // Where each came from: its source's opening, which says by what, when and on which GPU.
+    for (std::size_t i = 0; i < profiles.size(); ++i) {
+        const std::string& source = profiles[i].profile.source;
+        std::string opening = source.substr(0, std::min(source.find(" Measured:"), kOpeningChars));
+        out.source += std::string(i == 0 ? " " : "; ") + profiles[i].label + ": " + opening;
+    }
+    return out;
+}
+
+}  // namespace pinscope

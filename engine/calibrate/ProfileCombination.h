@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// One profile for machines of one kind from the calibrations of several: each figure the median of
+// theirs, and the profile's trust says how many machines and how far apart they were.
+// `pinscope-cli combine-profiles` writes it.
+#include <string>
+#include <vector>
+
+#include "engine/device/HardwareProfile.h"
+
+namespace pinscope {
+
+struct NamedProfile {
+    std::string label;  // how messages name it: its file
+    HardwareProfile profile;
+};
+
+// Throws ConfigError naming the profile and the field when two were measured at different sizes
+// (calibrate them with the same pinscope), or when fewer than two are given.
+HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, const std::string& name,
+                                 const std::string& command);
+
+}  // namespace pinscope

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// combine-profiles: one profile for machines of one kind, each figure the median of theirs, saying
+// how many machines and how far apart they were; profiles measured at other sizes are refused.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/calibrate/ProfileCombination.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/ProfileTrust.h"
+#include "engine/text/Units.h"
+
+namespace pinscope {
+namespace {
+
+// The shipped profile with its host figures and pinned copies times `host` and `copy`.
+HardwareProfile machine(double host, double copy) {
+    HardwareProfile p = load_profile(kDefaultProfile);
+    p.memcpy_gb_per_s *= host;
+    p.memcpy_to_pinned_gb_per_s *= host;
+    for (double& v : p.host_alloc_us.values) v /= host;
+    for (double& v : p.h2d_pinned_gb_per_s.values) v *= copy;
+    p.waits_for_device = {};
+    p.trust = {};
+    return p;
+}
+
+TEST(ProfileCombination, EachFigureIsTheMedianAndTheTrustSaysHowFarTheMachinesDiffered) {
+    std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(2.0, 1.01)},
+                                    {"c.json", machine(1.5, 0.99)}};
+    three[1].profile.waits_for_device.free_host = true;  // one machine saw the free wait: the driver's
+    const HardwareProfile base = load_profile(kDefaultProfile);
+    const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
+    EXPECT_EQ(combined.name, "fleet");
+    EXPECT_DOUBLE_EQ(combined.memcpy_gb_per_s, base.memcpy_gb_per_s * 1.5);
+    EXPECT_DOUBLE_EQ(combined.host_alloc_us.values.front(), base.host_alloc_us.values.front() / 1.5);
+    EXPECT_DOUBLE_EQ(combined.h2d_pinned_gb_per_s.values.back(), base.h2d_pinned_gb_per_s.values.back());
+    EXPECT_TRUE(combined.waits_for_device.free_host);
+    EXPECT_FALSE(combined.waits_for_device.host_alloc);
+    EXPECT_EQ(combined.trust.machines, 3);
+    EXPECT_NEAR(combined.trust.host_spread, 2.0, 1e-9);
+    EXPECT_NEAR(combined.trust.copy_spread, 1.01 / 0.99, 1e-9);
+    EXPECT_TRUE(combined.trust.validations.empty());
+    for (const char* part : {"median of 3 profiles' (3 machines)", "a.json: ", "c.json: "})
+        EXPECT_NE(combined.source.find(part), std::string::npos) << part << " not in " << combined.source;
+    // It loads back as written.
+    EXPECT_EQ(to_json(profile_from_json(to_json(combined))), to_json(combined));
+    EXPECT_NE(trust_summary(combined).find("The median of 3 machines of one kind (their pinned copies within 2 %, their "
+                                           "host figures up to 2.0x apart)."),
+              std::string::npos)
+        << trust_summary(combined);
+}
+
+TEST(ProfileCombination, ProfilesMeasuredAtOtherSizesOrTooFewAreRefused) {
+    HardwareProfile other = machine(1.0, 1.0);
+    other.host_alloc_us = SizeCurve{{kMiB, 16.0 * kMiB}, {2, 4000}};
+    try {
+        combine_profiles({{"a.json", machine(1.0, 1.0)}, {"old.json", other}}, "fleet", "");
+        FAIL() << "combined curves measured at other sizes";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "host.host_alloc_us");
+        EXPECT_EQ(error.issue().value, "old.json");
+        EXPECT_NE(error.issue().allowed.find("the same sizes as a.json"), std::string::npos) << error.issue().allowed;
+    }
+    EXPECT_THROW(combine_profiles({{"a.json", machine(1.0, 1.0)}}, "fleet", ""), ConfigError);
+}
+
+}  // namespace
+}  // namespace pinscope

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A profile says how far to trust it: what validate found against a GPU, kept in the profile, and
+// in words wherever the profile is offered.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/config/ConfigError.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/ProfileTrust.h"
+
+namespace pinscope {
+namespace {
+
+ProfileValidation validation(bool same_call, std::size_t within_15) {
+    ProfileValidation v;
+    v.when = "2026-11-25 20:48 UTC";
+    v.against = "NVIDIA H200";
+    v.calibrated_in_the_same_call = same_call;
+    v.seed = 18446744073709551615ull;  // the largest seed survives the file
+    v.cells = 40;
+    v.seconds = 3;
+    v.repeat = 2;
+    v.within_10 = 17;
+    v.within_15 = within_15;
+    v.pairs_agreeing = 10;
+    v.pairs_counted = 14;
+    return v;
+}
+
+TEST(ProfileTrust, AProfileNeverValidatedSaysHowToValidateIt) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.trust = {};
+    EXPECT_EQ(trust_summary(profile), "Not validated against a GPU: `pinscope-cli validate --profile h200-pcie5` on "
+                                      "one says how far to trust it there.");
+}
+
+TEST(ProfileTrust, TheValidationOfTheProfileAsItIsIsShownBeforeOneCalibratedInTheSameCall) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.trust = {};
+    profile.trust.validations = {validation(false, 26), validation(true, 30)};
+    EXPECT_EQ(trust_summary(profile),
+              "Validated against NVIDIA H200 (2026-11-25 20:48 UTC, `validate --seed 18446744073709551615`, 40 cells, "
+              "each run 2 times on the GPU, the profile as it is here): 26 of 40 cells within 15 %, 17 within 10 %; the "
+              "faster of two settings named in 10 of 14 pairs.");
+    const HardwareProfile back = profile_from_json(to_json(profile));
+    EXPECT_EQ(back.trust, profile.trust);
+}
+
+TEST(ProfileTrust, ABadValidationNamesTheField) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.trust.validations = {validation(false, 26)};
+    nlohmann::json json = to_json(profile);
+    json["trust"]["validated"][0]["within_15"] = 41;
+    try {
+        profile_from_json(json);
+        FAIL() << "more cells within 15 % than cells";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "profile.trust.validated[0].within_10");
+    }
+    json["trust"]["validated"][0]["within_15"] = 26;
+    json["trust"]["validated"][0]["seed"] = -1;
+    EXPECT_THROW(profile_from_json(json), ConfigError);
+    json["trust"]["validated"][0]["seed"] = 1;
+    json["trust"]["machines"] = 0;
+    try {
+        profile_from_json(json);
+        FAIL() << "no machines";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "profile.trust.machines");
+    }
+}
+
+TEST(ProfileTrust, TheShippedCalibratedProfileSaysWhereItWasValidated) {
+    const std::string summary = trust_summary(load_profile("h200-pcie5-calibrated"));
+    EXPECT_NE(summary.find("The median of 4 machines of one kind"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("the profile as it is here"), std::string::npos) << summary;
+}
+
+}  // namespace
+}  // namespace pinscope
