@@ -19,8 +19,11 @@
 
 #include "engine/config/ConfigFields.h"
 #include "engine/config/ConfigValidation.h"
+#include "engine/device/HardwareProfile.h"
+#include "engine/device/ProfileTrust.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/controls/ControlPanel.h"
+#include "ui/controls/DeviceChoices.h"
 #include "ui/controls/FieldControls.h"
 #include "ui/controls/FieldMarks.h"
 #include "ui/controls/NumaControls.h"
@@ -142,6 +145,19 @@ private slots:
         }
         QCOMPARE(ranges, 5);  // batch_size, num_workers, prefetch_factor, cpu_us_per_sample, gpu_us_per_batch
         QCOMPARE(ui::ControlPanel::kUntilStoppedSeconds, config_field(&LoaderConfig::seconds).range->hi);
+    }
+
+    void theDeviceMenuSaysHowFarToTrustEachProfile() {
+        int profiles = 0;
+        for (const std::string& name : builtin_profile_names()) {
+            const QString trust = QString::fromStdString(trust_summary(load_profile(name)));
+            for (const ui::DeviceOption& option : ui::device_choices())
+                if (option.label.endsWith(QString::fromStdString(" " + name))) {
+                    QVERIFY2(option.tooltip.contains(trust), qPrintable(option.tooltip));
+                    ++profiles;
+                }
+        }
+        QCOMPARE(profiles, static_cast<int>(builtin_profile_names().size()));
     }
 
     void noWorkersMeansNoPrefetchFactor() {

@@ -55,7 +55,7 @@ std::vector<DeviceOption> device_choices() {
                            is_default ? std::string(to_string(DeviceKind::Emulated))
                                       : std::string(to_string(DeviceKind::Emulated)) + ":" + name,
                            QStringLiteral("Emulated device, profile %1 (%2): copies and kernels take the times "
-                                          "measured on that machine; no GPU is used. %3")
+                                          "the profile measured; no GPU is used. %3")
                                .arg(QString::fromStdString(name), description, trust)});
     }
     return choices;
