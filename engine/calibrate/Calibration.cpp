@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/calibrate/Calibration.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>

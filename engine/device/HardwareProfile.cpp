@@ -220,8 +220,14 @@ double at_log_size(const std::vector<double>& sizes_bytes, const std::vector<dou
 ProfileTrust trust_from(const Reader& trust) {
     ProfileTrust result;
     result.machines = static_cast<int>(trust.number("machines", kMachines));
-    if (trust.has("copy_spread")) result.copy_spread = trust.number("copy_spread", kSpread);
-    if (trust.has("host_spread")) result.host_spread = trust.number("host_spread", kSpread);
+    // A ratio between machines is at least 1; 0 says there was one machine.
+    const auto spread = [&](const char* key) {
+        const double value = trust.number(key, kSpread);
+        if (value > 0 && value < 1) reject(trust.path_of(key), describe(json(value)), kSpread.allowed);
+        return value;
+    };
+    if (trust.has("copy_spread")) result.copy_spread = spread("copy_spread");
+    if (trust.has("host_spread")) result.host_spread = spread("host_spread");
     if (!trust.has("validated")) return result;
     for (const Reader& v : trust.objects("validated")) {
         ProfileValidation validation;

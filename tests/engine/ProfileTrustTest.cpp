@@ -62,6 +62,14 @@ TEST(ProfileTrust, ABadValidationNamesTheField) {
     json["trust"]["validated"][0]["seed"] = -1;
     EXPECT_THROW(profile_from_json(json), ConfigError);
     json["trust"]["validated"][0]["seed"] = 1;
+    json["trust"]["host_spread"] = 0.5;  // a ratio between machines is at least 1
+    try {
+        profile_from_json(json);
+        FAIL() << "a spread below 1";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "profile.trust.host_spread");
+    }
+    json["trust"]["host_spread"] = 1.9;
     json["trust"]["machines"] = 0;
     try {
         profile_from_json(json);
