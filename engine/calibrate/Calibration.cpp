@@ -78,16 +78,21 @@ HostSizeFactors measure_size_factors(const std::vector<std::size_t>& sizes, bool
     HostSizeFactors factors;
     const int rounds = quick ? 1 : kLoadRounds;
     const auto reference = static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), kCalibrationBatchBytes) - sizes.begin());
-    std::vector<std::vector<double>> fill(sizes.size()), collate(sizes.size()), pin(sizes.size());
+    std::vector<std::vector<double>> fill(sizes.size()), collate(sizes.size()), collate_new_pages(sizes.size()),
+        pin(sizes.size());
     for (int round = 0; round < rounds; ++round) {
-        std::vector<BatchLoopRates> rates;
-        for (const std::size_t bytes : sizes)
-            rates.push_back(measure_batch_loop(bytes, static_cast<int>(std::clamp<std::size_t>(kBatchLoopBytes / bytes, 6, 32))));
-        const BatchLoopRates& at_reference = rates[reference];
-        for (std::size_t i = 0; i < rates.size(); ++i) {
-            fill[i].push_back(rates[i].fill_gb_per_s / at_reference.fill_gb_per_s);
-            collate[i].push_back(rates[i].collate_gb_per_s / at_reference.collate_gb_per_s);
-            pin[i].push_back(rates[i].pin_gb_per_s / at_reference.pin_gb_per_s);
+        // The loop with no workers' batches (from the allocator) gives fill and pin too.
+        std::vector<BatchLoopRates> allocated, new_pages;
+        for (const std::size_t bytes : sizes) {
+            const int batches = static_cast<int>(std::clamp<std::size_t>(kBatchLoopBytes / bytes, 6, 32));
+            allocated.push_back(measure_batch_loop(bytes, batches, BatchMemory::Allocator));
+            new_pages.push_back(measure_batch_loop(bytes, batches, BatchMemory::NewPages));
+        }
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            fill[i].push_back(allocated[i].fill_gb_per_s / allocated[reference].fill_gb_per_s);
+            collate[i].push_back(allocated[i].collate_gb_per_s / allocated[reference].collate_gb_per_s);
+            collate_new_pages[i].push_back(new_pages[i].collate_gb_per_s / new_pages[reference].collate_gb_per_s);
+            pin[i].push_back(allocated[i].pin_gb_per_s / allocated[reference].pin_gb_per_s);
         }
     }
     // A profile holds factors from 0.01 to 100.
@@ -96,6 +101,7 @@ HostSizeFactors measure_size_factors(const std::vector<std::size_t>& sizes, bool
         factors.sizes_bytes.push_back(static_cast<double>(sizes[i]));
         factors.fill.push_back(factor(std::move(fill[i])));
         factors.collate.push_back(factor(std::move(collate[i])));
+        factors.collate_new_pages.push_back(factor(std::move(collate_new_pages[i])));
         factors.pin.push_back(factor(std::move(pin[i])));
     }
     return factors;
@@ -185,8 +191,9 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
             " samples, CUDA events, each copy traced as in a run); how one loader worker's fill, collate and pin "
             "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
-            format_size(kCalibrationBatchBytes) + " (a worker's batches in a row on a thread of its own: the "
-            "caches, and the allocator's reuse of freed batches or fresh pages); how long a pageable " + format_size(kHoldBytes) +
+            format_size(kCalibrationBatchBytes) + " (batches in a row on a thread of its own, collated into memory "
+            "from the allocator, as with no workers, and into new pages, as a worker's: the caches, page faults, and "
+            "the allocator's reuse of freed batches); how long a pageable " + format_size(kHoldBytes) +
             " copy holds the host (" + format_fixed(measured_hold_fraction, 2) + " of the copy" +
             (measured_hold_fraction > 1 ? ", recorded as 1" : "") + "); whether a pageable copy of " +
             format_size(kCalibrationBatchBytes) + " overlaps a running kernel (" +
@@ -196,8 +203,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             ", and which of them wait for the GPU to finish the work queued before them (" +
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs)" +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
-            std::to_string(kMemcpySamples) + "); freeing a just-written pageable buffer at " + cost_sizes_text() +
-            "; with nothing else running: filling samples, collating them into freshly allocated pageable memory "
+            std::to_string(kMemcpySamples) + "); freeing a just-written batch from the allocator and of new pages at " + cost_sizes_text() +
+            "; with nothing else running: filling samples, collating them into a new batch's pages "
             "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
             "H2D copy and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
@@ -236,7 +243,8 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
                 pin_just_collated.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated));
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
-            at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, FreedBatch::HandedOver));
+            at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, FreedBatch::HandedOver,
+                                                          BatchMemory::NewPages));
             // A batch's page locking and its undoing, as pin_mode alloc and register pay them per batch.
             const PinCosts alloc = probe.host_alloc_free_us(kCalibrationBatchBytes);
             at.host_alloc_us.push_back(alloc.pin_us + alloc.unpin_us);
@@ -258,7 +266,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
         curve.first_touch.push_back(median(std::move(at.first_touch)) / profile.first_touch_gb_per_s);
         curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / profile.memcpy_to_pinned_gb_per_s);
         curve.pageable_h2d.push_back(median(std::move(at.pageable)) / profile.h2d_pageable_gb_per_s.at(bytes));
-        curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(profile.free_pageable_us.at(bytes), 1e-3));
+        curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(profile.free_new_pages_us.at(bytes), 1e-3));
         curve.host_alloc.push_back(median(std::move(at.host_alloc_us)) / alone_alloc_us);
         curve.host_register.push_back(median(std::move(at.host_register_us)) / alone_register_us);
     }
@@ -355,7 +363,12 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     steps.next("host memcpy");
     const std::size_t memcpy_bytes = options.memcpy_bytes > 0 ? options.memcpy_bytes : memcpy_buffer_bytes();
     profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
-    profile.free_pageable_us = cost_curve([](std::size_t bytes) { return measure_free_pageable_us(bytes, kMemcpySamples); });
+    profile.free_pageable_us = cost_curve([](std::size_t bytes) {
+        return measure_free_pageable_us(bytes, kMemcpySamples, FreedBatch::JustWritten, BatchMemory::Allocator);
+    });
+    profile.free_new_pages_us = cost_curve([](std::size_t bytes) {
+        return measure_free_pageable_us(bytes, kMemcpySamples, FreedBatch::JustWritten, BatchMemory::NewPages);
+    });
     steps.next("host rates alone and under load");
     // Thread counts must start at 0: the idle rates are that point's.
     std::vector<int> counts = options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads;

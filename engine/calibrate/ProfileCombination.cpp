@@ -115,6 +115,7 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
     out.host_register_us = c.curve(&P::host_register_us, "host.host_register_us");
     out.host_unregister_us = c.curve(&P::host_unregister_us, "host.host_unregister_us");
     out.free_pageable_us = c.curve(&P::free_pageable_us, "host.free_pageable_us", true);
+    out.free_new_pages_us = c.curve(&P::free_new_pages_us, "host.free_new_pages_us", true);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },
@@ -142,6 +143,7 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         for (const NamedProfile& p : profiles)
             if (!p.profile.by_batch_size.empty()) out.by_batch_size.sizes_bytes = p.profile.by_batch_size.sizes_bytes;
         out.by_batch_size.collate = by_size(&HostSizeFactors::collate, "collate");
+        out.by_batch_size.collate_new_pages = by_size(&HostSizeFactors::collate_new_pages, "collate_new_pages");
         out.by_batch_size.pin = by_size(&HostSizeFactors::pin, "pin");
     }
     // Whether a call waits for the GPU is the driver's: any machine that saw it wait says so.

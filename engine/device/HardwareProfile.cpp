@@ -344,6 +344,7 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.first_touch_gb_per_s = optional_rate("first_touch_gb_per_s");
     profile.fill_gb_per_s = optional_rate("fill_gb_per_s");
     if (host.has("free_pageable_us")) profile.free_pageable_us = host.own_curve("free_pageable_us", kCost);
+    if (host.has("free_new_pages_us")) profile.free_new_pages_us = host.own_curve("free_new_pages_us", kCost);
     if (host.has("under_load")) {
         const Reader load = host.object("under_load");
         HostLoadCurve& curve = profile.under_load;
@@ -365,6 +366,8 @@ HardwareProfile profile_from_json(const json& json_profile) {
         const std::string axis = by_size.path_of("sizes_bytes");
         factors.fill = by_size.curve("fill", kSizeFactor, factors.sizes_bytes, axis).values;
         factors.collate = by_size.curve("collate", kSizeFactor, factors.sizes_bytes, axis).values;
+        if (by_size.has("collate_new_pages"))
+            factors.collate_new_pages = by_size.curve("collate_new_pages", kSizeFactor, factors.sizes_bytes, axis).values;
         factors.pin = by_size.curve("pin", kSizeFactor, factors.sizes_bytes, axis).values;
     }
     profile.host_alloc_us = host.own_curve("host_alloc_us", kCost);
@@ -427,6 +430,7 @@ json to_json(const HardwareProfile& profile) {
     if (profile.first_touch_gb_per_s > 0) written["host"]["first_touch_gb_per_s"] = profile.first_touch_gb_per_s;
     if (profile.fill_gb_per_s > 0) written["host"]["fill_gb_per_s"] = profile.fill_gb_per_s;
     if (!profile.free_pageable_us.empty()) written["host"]["free_pageable_us"] = own_curve_json(profile.free_pageable_us);
+    if (!profile.free_new_pages_us.empty()) written["host"]["free_new_pages_us"] = own_curve_json(profile.free_new_pages_us);
     if (!profile.under_load.empty()) {
         const HostLoadCurve& curve = profile.under_load;
         written["host"]["under_load"] = json{{"others", curve.others},
@@ -452,6 +456,8 @@ json to_json(const HardwareProfile& profile) {
                                                 {"fill", factors.fill},
                                                 {"collate", factors.collate},
                                                 {"pin", factors.pin}};
+        if (!factors.collate_new_pages.empty())
+            written["host"]["by_batch_size"]["collate_new_pages"] = factors.collate_new_pages;
     }
     if (profile.cross_node_h2d_factor != 1.0 || profile.cross_node_memcpy_factor != 1.0 || !profile.numa_source.empty())
         written["numa"] = {{"cross_node_h2d_factor", profile.cross_node_h2d_factor},

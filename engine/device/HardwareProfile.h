@@ -36,7 +36,7 @@ struct HostLoadCurve {
     // 1 even with no others):
     std::vector<double> memcpy_to_pinned;  // rate factor of a pin copy (memcpy_to_pinned_gb_per_s)
     std::vector<double> pageable_h2d;      // rate factor of a pageable H2D copy (the sweep's rate at its size)
-    std::vector<double> free_pageable;     // cost factor of freeing its buffer (free_pageable_us)
+    std::vector<double> free_pageable;     // cost factor of freeing its buffer (free_new_pages_us)
     // Page-locking calls while others stream (they fault pages and take the memory map's lock the
     // others' page faults need), cost factors against the same calls alone; optional (empty: 1):
     std::vector<double> host_alloc;     // cudaHostAlloc then cudaFreeHost (host_alloc_us, free_host_us)
@@ -48,12 +48,17 @@ struct HostLoadCurve {
 
 // How one loader worker's host rates change with the batch size, as factors against the rates at
 // the size calibrate measures them at (where each factor is 1): a small batch stays in the caches,
-// and whether a new batch reuses freed memory or faults in fresh pages is the allocator's choice at
-// that size. Measured by calibrate (measure_batch_loop); empty: the same rates at every size.
+// and a batch from the C library's allocator may reuse the memory of the one before. Measured by
+// calibrate (measure_batch_loop); empty: the same rates at every size.
 struct HostSizeFactors {
     std::vector<double> sizes_bytes;  // ascending
     std::vector<double> fill;         // fill_gb_per_s
-    std::vector<double> collate;      // first_touch_gb_per_s: samples into a new batch
+    // first_touch_gb_per_s: samples into a batch from the allocator (BatchMemory::Allocator, no
+    // workers); glibc reused freed batches below 16 MiB on the GPU machines (factors of 6 to 13).
+    std::vector<double> collate;
+    // first_touch_gb_per_s: samples into a worker's batch of new pages (BatchMemory::NewPages);
+    // optional in the JSON (profiles calibrated before 2026-11-26 lack it): 1 at every size.
+    std::vector<double> collate_new_pages;
     std::vector<double> pin;          // memcpy_to_pinned_gb_per_s: a batch into page-locked memory
     // The factor for a batch of `bytes`: interpolated on a log size axis, held flat beyond the
     // ends; 1 when empty.
@@ -137,7 +142,10 @@ struct HardwareProfile {
     SizeCurve free_host_us;                 // cudaFreeHost
     SizeCurve host_register_us;             // cudaHostRegister
     SizeCurve host_unregister_us;           // cudaHostUnregister
-    SizeCurve free_pageable_us;             // freeing a batch's pageable buffer (munmap); empty: free
+    SizeCurve free_pageable_us;             // freeing a batch from the allocator (BatchMemory::Allocator); empty: free
+    // Freeing a worker's batch of new pages (munmap at every size); empty (profiles calibrated
+    // before 2026-11-26): free_pageable_us's points from 32 MiB on, where glibc maps every batch too.
+    SizeCurve free_new_pages_us;
     PageLockingWaits waits_for_device;
 
     // NUMA, optional in the JSON ("numa"): bandwidth across nodes as a share of the local one.

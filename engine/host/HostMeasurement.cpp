@@ -122,7 +122,8 @@ void evict_caches() {
 namespace {
 
 // `count` batches collated by a thread kept off the calling thread's CPU, as a worker's are.
-std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, std::size_t bytes, int count) {
+std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, std::size_t bytes, int count,
+                                                    BatchMemory memory) {
     cpu_set_t elsewhere;
     const int here = sched_getcpu();
     const bool can_move = sched_getaffinity(0, sizeof(elsewhere), &elsewhere) == 0 && here >= 0 &&
@@ -131,7 +132,7 @@ std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, s
     std::vector<PageableBuffer> batches;
     std::thread worker([&] {
         if (can_move) sched_setaffinity(0, sizeof(elsewhere), &elsewhere);  // best effort
-        for (int i = 0; i < count; ++i) batches.push_back(collated_batch(samples, bytes));
+        for (int i = 0; i < count; ++i) batches.push_back(collated_batch(samples, bytes, memory));
     });
     worker.join();
     return batches;
@@ -139,20 +140,20 @@ std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, s
 
 }  // namespace
 
-double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch freed) {
+double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch freed, BatchMemory memory) {
     bytes = std::max<std::size_t>(bytes, 1);
     samples = std::max(1, samples);
     const PageableBuffer source = allocate_pageable(bytes);
     std::memset(source.get(), 1, bytes);
     std::vector<PageableBuffer> handed_over;
     if (freed == FreedBatch::HandedOver) {
-        handed_over = batches_from_another_cpu(source.get(), bytes, samples);
+        handed_over = batches_from_another_cpu(source.get(), bytes, samples, memory);
         evict_caches();
     }
     std::vector<double> costs;
     for (int i = 0; i < samples; ++i) {
         PageableBuffer batch = freed == FreedBatch::HandedOver ? std::move(handed_over[static_cast<std::size_t>(i)])
-                                                               : collated_batch(source.get(), bytes);
+                                                               : collated_batch(source.get(), bytes, memory);
         const TimeNs start = now_ns();
         batch.reset();
         costs.push_back(static_cast<double>(now_ns() - start) / 1e3);
@@ -160,14 +161,14 @@ double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch freed
     return median(std::move(costs));
 }
 
-PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes) {
-    PageableBuffer batch = allocate_pageable(bytes);
+PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes, BatchMemory memory) {
+    PageableBuffer batch = allocate_batch(bytes, memory);
     std::memcpy(batch.get(), samples, bytes);
     asm volatile("" : : "r"(batch.get()) : "memory");
     return batch;
 }
 
-BatchLoopRates measure_batch_loop(std::size_t bytes, int batches) {
+BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory memory) {
     bytes = std::max<std::size_t>(bytes, 1);
     batches = std::max(1, batches);
     constexpr int kUntimed = 2;
@@ -185,7 +186,7 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches) {
             const TimeNs start = now_ns();
             fill_sample(samples.get(), bytes, static_cast<std::uint64_t>(i) + 1);
             const TimeNs filled = now_ns();
-            PageableBuffer batch = collated_batch(samples.get(), bytes);
+            PageableBuffer batch = collated_batch(samples.get(), bytes, memory);
             const TimeNs collated = now_ns();
             TimeNs pinned_at = collated;
             if (previous) {
@@ -232,7 +233,7 @@ double measure_first_touch_gb_per_s(std::size_t bytes, int samples) {
     std::vector<double> rates;
     for (int i = 0; i < std::max(1, samples); ++i) {
         fill_sample(source.get(), bytes, static_cast<std::uint64_t>(i));  // in the caches, as a worker's samples are
-        const PageableBuffer target = allocate_pageable(bytes);
+        const PageableBuffer target = allocate_batch(bytes, BatchMemory::NewPages);
         const TimeNs start = now_ns();
         std::memcpy(target.get(), source.get(), bytes);
         const TimeNs end = now_ns();

@@ -34,8 +34,8 @@ std::size_t memcpy_buffer_bytes();
 // of `samples` timed copies after one untimed one, in GB/s (1e9 bytes).
 double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 
-// One thread, memcpy into a freshly allocated pageable buffer of `bytes` (so every page faults in
-// as it is written, as a batch's new buffer does) from samples it has just filled: the median of
+// One thread, memcpy into a new batch buffer of `bytes` (allocate_batch: every page faults in as
+// it is written, as in the pipeline's batches) from samples it has just filled: the median of
 // `samples`, in GB/s.
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 
@@ -49,31 +49,32 @@ enum class FreedBatch : std::uint8_t {
     HandedOver,   // allocated and written by another thread on another CPU, then pushed out of the caches
 };
 
-// Freeing a pageable buffer of `bytes` (glibc gives large buffers back to the OS: munmap, a TLB
-// shootdown on every CPU the process runs on, and pages returned to the allocator from this CPU,
-// which costs more when another CPU took them): the median of `samples`, in us.
-double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch batch = FreedBatch::JustWritten);
+// Freeing a batch of `bytes` from `memory` (new pages: munmap, a TLB shootdown on every CPU the
+// process runs on, and pages returned to the kernel's allocator from this CPU, which costs more
+// when another CPU took them; from the allocator: the same where glibc maps it, next to nothing
+// where it keeps it for the next): the median of `samples`, in us.
+double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch batch, BatchMemory memory);
 
 // Writes a buffer four times the largest cache (memcpy_buffer_bytes), so that what was there
 // before is read from memory next, as a batch that waited in a queue while workers streamed is.
 void evict_caches();
 
-// A batch as the pipeline hands it on: `bytes` freshly allocated and written by memcpy from `samples`
-// (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).
-PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes);
+// A batch as the pipeline hands it on: `bytes` from `memory` (allocate_batch) written by memcpy from
+// `samples` (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).
+PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes, BatchMemory memory = BatchMemory::NewPages);
 
 // One loader worker's batches in a row, at one batch size: fill the samples into a reused buffer,
-// collate them into a newly allocated batch, then copy the batch before it into a reused buffer
-// (what a pin copy into a pool block does) and free it, so that two batches are alive at a time, as
-// with a prefetched one. On a thread of its own, as a worker is: its allocator arena is a worker's,
-// and whether a new batch reuses freed memory or faults in fresh pages is what the allocator does
-// at that size. Rates in GB/s (1e9 bytes), each the median of `batches` after two untimed ones.
+// collate them into a new batch from `memory`, then copy the batch before it into a reused buffer
+// (what a pin copy into a pool block does) and free it, so that two batches are alive at a time. On
+// a thread of its own: what changes with the size is how much stays in the caches and TLBs, what a
+// page fault costs against the bytes written, and, from the allocator, whether glibc reuses the
+// memory of the batch before (it does below its mmap threshold). Rates in GB/s (1e9 bytes), each the median of `batches` after two untimed ones.
 struct BatchLoopRates {
     double fill_gb_per_s = 0;
     double collate_gb_per_s = 0;
     double pin_gb_per_s = 0;
 };
-BatchLoopRates measure_batch_loop(std::size_t bytes, int batches);
+BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory memory);
 
 // `threads` threads streaming through memory as loader workers do, for as long as it lives: each
 // fills a buffer of `bytes`, copies it into a freshly allocated one and frees that, over and over.

@@ -20,7 +20,8 @@ class ModeledMemoryBus;
 
 // What a host copy is, which decides what it costs when modelled.
 enum class HostCopy : std::uint8_t {
-    CollateFresh,   // samples into a batch's new pageable buffer: every page faults in as it is written
+    CollateNewPages,   // samples into a worker's batch (BatchMemory::NewPages): every page faults in as written
+    CollateAllocated,  // samples into the consumer's own batch (BatchMemory::Allocator): reused memory, or not
     CollatePinned,  // samples into a page-locked block (pin in worker)
     PinCached,      // a batch its own thread has just collated (no workers): still in the caches
     PinFromMemory,  // a batch a worker collated earlier: read from memory, not the caches
@@ -47,11 +48,12 @@ public:
     // charges the profile's cross-node memcpy factor for it; real work pays what the machine charges).
     virtual WorkTimes copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready,
                            double remote_fraction) = 0;
-    // Frees a batch's pageable buffer once nothing reads it (after its pin copy, or its pageable
-    // copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch, and more while
-    // the process runs `worker_threads` loader workers, streaming or not, since it takes the
-    // process's memory-map lock and flushes the TLBs of the CPUs they ran on.
-    virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, int worker_threads, TimeNs ready) = 0;
+    // Frees a batch's pageable buffer, from `memory`, once nothing reads it (after its pin copy, or
+    // its pageable copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch,
+    // and more while the process runs `worker_threads` loader workers, streaming or not, since it
+    // takes the process's memory-map lock and flushes the TLBs of the CPUs they ran on.
+    virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, BatchMemory memory, int worker_threads,
+                                 TimeNs ready) = 0;
     // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).
     virtual bool touches_memory() const = 0;
 };

@@ -60,6 +60,22 @@ private:
 
 TimeNs seconds_to_ns(double s) { return duration_ns(s * 1e9); }
 
+// What freeing a worker's batch of new pages costs by size. A profile calibrated before batches
+// had pages of their own measured frees of allocator memory, which glibc maps, as a worker's batch
+// is now, only from its largest mmap threshold (32 MiB) on: those points, linear in size below.
+SizeCurve free_new_pages_curve(const HardwareProfile& profile) {
+    if (!profile.free_new_pages_us.empty()) return profile.free_new_pages_us;
+    constexpr double kAlwaysMapped = 32.0 * 1024 * 1024;
+    SizeCurve mapped;
+    const SizeCurve& measured = profile.free_pageable_us;
+    for (std::size_t i = 0; i < measured.sizes_bytes.size(); ++i)
+        if (measured.sizes_bytes[i] >= kAlwaysMapped) {
+            mapped.sizes_bytes.push_back(measured.sizes_bytes[i]);
+            mapped.values.push_back(measured.values[i]);
+        }
+    return mapped.empty() ? measured : mapped;
+}
+
 class ModeledHostWork final : public HostWork {
 public:
     ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop,
@@ -69,7 +85,8 @@ public:
           pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9),
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
                              1e9),
-          free_pageable_us_(profile.free_pageable_us),
+          free_allocated_us_(profile.free_pageable_us),
+          free_new_pages_us_(free_new_pages_curve(profile)),
           cross_node_memcpy_factor_(profile.cross_node_memcpy_factor),
           by_size_(profile.by_batch_size),
           bus_(std::move(bus)) {}
@@ -88,20 +105,25 @@ public:
         return cores_.run_for(seconds_to_ns((write_s / use.factor() + cpu_s) * count), ready);
     }
     WorkTimes copy(void*, const void*, std::size_t bytes, HostCopy kind, TimeNs ready, double remote_fraction) override {
-        const bool fresh = kind == HostCopy::CollateFresh;
+        const bool fresh = kind == HostCopy::CollateNewPages || kind == HostCopy::CollateAllocated;
         const auto use = bus_->use(fresh                                ? ModeledMemoryBus::Traffic::FirstTouch
                                    : kind == HostCopy::PinFromMemory ? ModeledMemoryBus::Traffic::PinFromMemory
                                                                       : ModeledMemoryBus::Traffic::Fill);
-        const double at_size = by_size_.at(fresh ? by_size_.collate : by_size_.pin, static_cast<double>(bytes));
+        const std::vector<double>& factors = kind == HostCopy::CollateNewPages    ? by_size_.collate_new_pages
+                                             : kind == HostCopy::CollateAllocated ? by_size_.collate
+                                                                                  : by_size_.pin;
+        const double at_size = by_size_.at(factors, static_cast<double>(bytes));
         const double rate = (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor();
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
     // The buffer was never allocated; what freeing it would cost is charged.
-    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, int worker_threads, TimeNs ready) override {
-        if (free_pageable_us_.empty()) return {ready, ready};
+    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, BatchMemory memory, int worker_threads,
+                         TimeNs ready) override {
+        const SizeCurve& cost = memory == BatchMemory::NewPages ? free_new_pages_us_ : free_allocated_us_;
+        if (cost.empty()) return {ready, ready};
         const auto use = bus_->use(ModeledMemoryBus::Traffic::Free, worker_threads);
-        const double cost_us = free_pageable_us_.scaled_at(static_cast<double>(bytes)) * use.factor();
+        const double cost_us = cost.scaled_at(static_cast<double>(bytes)) * use.factor();
         return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready);
     }
     bool touches_memory() const override { return false; }
@@ -111,7 +133,8 @@ private:
     double fill_bytes_per_s_;
     double pinned_bytes_per_s_;
     double fresh_bytes_per_s_;
-    SizeCurve free_pageable_us_;
+    SizeCurve free_allocated_us_;
+    SizeCurve free_new_pages_us_;
     double cross_node_memcpy_factor_;
     HostSizeFactors by_size_;
     std::shared_ptr<ModeledMemoryBus> bus_;

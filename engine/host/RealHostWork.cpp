@@ -43,7 +43,7 @@ public:
         std::memcpy(dst, src, bytes);
         return {start, now_ns()};
     }
-    WorkTimes free_batch(PageableBuffer& buffer, std::size_t, int, TimeNs) override {
+    WorkTimes free_batch(PageableBuffer& buffer, std::size_t, BatchMemory, int, TimeNs) override {
         const TimeNs start = now_ns();
         buffer.reset();
         return {start, now_ns()};

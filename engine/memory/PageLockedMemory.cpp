@@ -64,12 +64,25 @@ bool memlock_limit_exempt() {
     return (data[CAP_IPC_LOCK / 32].effective & (1u << (CAP_IPC_LOCK % 32))) != 0;
 }
 
-void FreeDeleter::operator()(std::byte* p) const { std::free(p); }
+void PageableDeleter::operator()(std::byte* p) const {
+    if (mapped_bytes > 0)
+        munmap(p, mapped_bytes);
+    else
+        std::free(p);
+}
 
 PageableBuffer allocate_pageable(std::size_t bytes) {
     void* ptr = std::aligned_alloc(page_size(), round_to_pages(bytes == 0 ? 1 : bytes));
     if (ptr == nullptr) throw std::bad_alloc();
     return PageableBuffer(static_cast<std::byte*>(ptr));
+}
+
+PageableBuffer allocate_batch(std::size_t bytes, BatchMemory memory) {
+    if (memory == BatchMemory::Allocator) return allocate_pageable(bytes);
+    const std::size_t length = round_to_pages(bytes == 0 ? 1 : bytes);
+    void* ptr = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ptr == MAP_FAILED) throw std::bad_alloc();
+    return PageableBuffer(static_cast<std::byte*>(ptr), PageableDeleter{length});
 }
 
 }  // namespace pinscope

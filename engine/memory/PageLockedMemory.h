@@ -29,11 +29,30 @@ std::uint64_t memlock_limit_bytes();
 // Whether this process may lock memory beyond that limit (CAP_IPC_LOCK, which root has).
 bool memlock_limit_exempt();
 
-// Pageable batch memory, page-aligned so that it can be registered in place.
-struct FreeDeleter {
+// Pageable memory, page-aligned so that it can be registered in place: from the C library's
+// allocator, or mapped for the buffer alone (then `mapped_bytes` is its length, and freeing it
+// unmaps it).
+struct PageableDeleter {
+    std::size_t mapped_bytes = 0;
     void operator()(std::byte* p) const;
 };
-using PageableBuffer = std::unique_ptr<std::byte[], FreeDeleter>;
+using PageableBuffer = std::unique_ptr<std::byte[], PageableDeleter>;
+// From the C library's allocator, which may hand back memory freed a moment ago.
 PageableBuffer allocate_pageable(std::size_t bytes);  // throws std::bad_alloc
+
+// Where a collated batch's buffer comes from, as in PyTorch.
+enum class BatchMemory : std::uint8_t {
+    // A worker's batch: pages mapped for it alone, which fault in as the collate writes them and go
+    // back to the system when it is freed (munmap), at every size, as PyTorch's workers collate into
+    // a new shared-memory segment for every batch. From the allocator instead, a worker's batch
+    // would cost what glibc's heuristics made of the batches before it (whether freed memory is
+    // reused moves with how many batches are alive and which thread frees them, and between glibc
+    // versions), which no profile can say.
+    NewPages,
+    // The loading thread's own batch with no workers: from the allocator, as torch.stack's is,
+    // which reuses the last batch's memory below its mmap threshold (calibrate measures it).
+    Allocator,
+};
+PageableBuffer allocate_batch(std::size_t bytes, BatchMemory memory);  // throws std::bad_alloc
 
 }  // namespace pinscope

@@ -4,11 +4,17 @@
 #include <cstdint>
 #include <optional>
 
+#include "engine/config/LoaderConfig.h"
 #include "engine/device/Device.h"
 #include "engine/memory/PageLockedMemory.h"
 #include "engine/memory/PinnedPool.h"
 
 namespace pinscope {
+
+// A worker's batch comes in new pages, the consumer's own (no workers) from the allocator.
+inline BatchMemory batch_memory(const LoaderConfig& config) {
+    return config.num_workers > 0 ? BatchMemory::NewPages : BatchMemory::Allocator;
+}
 
 struct Batch {
     std::uint64_t index = 0;

@@ -24,7 +24,7 @@ BatchBuilder::BatchBuilder(const LoaderConfig& config, HostWork& host, PinnedPoo
     : config_(config), host_(host), pool_(pool), stop_(stop), numa_(numa) {}
 
 WorkTimes BatchBuilder::copy(void* dst, const void* src, std::size_t bytes, HostCopy kind, TimeNs ready) {
-    const bool into_pinned = kind != HostCopy::CollateFresh;
+    const bool into_pinned = kind != HostCopy::CollateNewPages && kind != HostCopy::CollateAllocated;
     const double remote = numa_ != nullptr ? numa_->destination_remote_share(dst, into_pinned) : 0.0;
     const WorkTimes times = host_.copy(dst, src, bytes, kind, ready, remote);
     if (numa_ != nullptr) numa_->count_host_copy(dst, bytes, into_pinned);
@@ -46,7 +46,7 @@ std::optional<Batch> BatchBuilder::build(std::uint64_t index, TimeNs ready, Lane
     } else if (host_.touches_memory() || (config_.pin_memory && config_.pin_mode == PinMode::Register)) {
         // Modelled host work never touches pageable batches, so they are only allocated where
         // something real happens to them: real work, or page-locking in place.
-        batch.pageable = allocate_pageable(batch.bytes);
+        batch.pageable = allocate_batch(batch.bytes, batch_memory(config_));
     }
 
     const WorkTimes load = host_.load_samples(samples_.get(), config_.sample_bytes(), config_.batch_size,
@@ -55,8 +55,12 @@ std::optional<Batch> BatchBuilder::build(std::uint64_t index, TimeNs ready, Lane
     recorder.record(Stage::Load, index, batch.bytes, load.start, load.end);
 
     void* destination = into_pinned ? batch.pinned->ptr : static_cast<void*>(batch.pageable.get());
-    const WorkTimes collate = copy(destination, samples_.get(), batch.bytes,
-                                   into_pinned ? HostCopy::CollatePinned : HostCopy::CollateFresh, load.end);
+    const WorkTimes collate =
+        copy(destination, samples_.get(), batch.bytes,
+             into_pinned                                                ? HostCopy::CollatePinned
+             : batch_memory(config_) == BatchMemory::NewPages ? HostCopy::CollateNewPages
+                                                                        : HostCopy::CollateAllocated,
+             load.end);
     recorder.record(Stage::Collate, index, batch.bytes, collate.start, collate.end);
     batch.written_on_node = current_host_cpu().node;
     batch.ready_at = last_end_ = collate.end;
@@ -86,7 +90,7 @@ bool BatchBuilder::pin(Batch& batch, LaneRecorder& recorder) {
                                from_worker ? HostCopy::PinFromMemory : HostCopy::PinCached,
                                ready_after(std::max(batch.ready_at, last_end_), before));
     recorder.record(Stage::Pin, batch.index, batch.bytes, pin.start, pin.end);
-    const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, config_.num_workers, pin.end);
+    const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, batch_memory(config_), config_.num_workers, pin.end);
     if (freed.end > freed.start) recorder.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);
     batch.ready_at = last_end_ = freed.end;  // handed on after the free, as PyTorch's pin thread does
     return true;

@@ -246,7 +246,8 @@ void LoaderPipeline::consume(Batch batch) {
     if (batch.pinned) {
         pool_.release(*batch.pinned, copy);
     } else {
-        const WorkTimes freed = host_.free_batch(batch.pageable, batch.bytes, config_.num_workers, now_ns());
+        const WorkTimes freed =
+            host_.free_batch(batch.pageable, batch.bytes, batch_memory(config_), config_.num_workers, now_ns());
         if (freed.end > freed.start) consumer_.record(Stage::Free, batch.index, batch.bytes, freed.start, freed.end);
     }
     pool_.process_events(&consumer_);

@@ -202,14 +202,16 @@ TEST(Calibration, MeasuresPageLockingUnderLoadAsCostFactors) {
     EXPECT_EQ(profile_from_json(to_json(profile)).under_load.host_alloc, profile.under_load.host_alloc);
 }
 
-// A worker's batch is freed by another thread than the one that wrote it: both are timed, every
-// buffer given back (the sanitizer builds check that), whatever this machine's figures are.
+// A worker's batch is freed by another thread than the one that wrote it: both are timed, for
+// batches of new pages and from the allocator, every buffer given back (the sanitizer builds check
+// that), whatever this machine's figures are.
 TEST(Calibration, TimesFreesOfBatchesWrittenHereAndHandedOver) {
-    for (const FreedBatch batch : {FreedBatch::JustWritten, FreedBatch::HandedOver}) {
-        const double us = measure_free_pageable_us(std::size_t{4} << 20, 3, batch);
-        EXPECT_GT(us, 0.0);
-        EXPECT_LT(us, 1e6);
-    }
+    for (const BatchMemory memory : {BatchMemory::NewPages, BatchMemory::Allocator})
+        for (const FreedBatch batch : {FreedBatch::JustWritten, FreedBatch::HandedOver}) {
+            const double us = measure_free_pageable_us(std::size_t{4} << 20, 3, batch, memory);
+            EXPECT_GE(us, 0.0);
+            EXPECT_LT(us, 1e6);
+        }
 }
 
 TEST(Calibration, LoadsUpToEveryCoreButTwo) {

@@ -23,6 +23,7 @@ HostSizeFactors cache_friendly() {
     factors.sizes_bytes = {1 << 20, 4 << 20, kCalibrationBatchBytes};
     factors.fill = {3.0, 2.0, 1.0};
     factors.collate = {4.0, 2.0, 1.0};
+    factors.collate_new_pages = {1.5, 1.25, 1.0};
     factors.pin = {5.0, 4.0, 1.0};
     return factors;
 }
@@ -75,19 +76,69 @@ TEST(HostSizeFactors, ModelledHostWorkChargesEachBatchSizeAtItsOwnRates) {
     EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::PinCached), copy_ns(*plain, kSmall, HostCopy::PinCached) / 5, 2);
     EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::PinFromMemory), copy_ns(*plain, kSmall, HostCopy::PinFromMemory) / 5, 2);
     EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollatePinned), copy_ns(*plain, kSmall, HostCopy::CollatePinned) / 5, 2);
-    EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollateFresh), copy_ns(*plain, kSmall, HostCopy::CollateFresh) / 4, 2);
+    // A batch from the allocator at its factor, a worker's batch of new pages at its own.
+    EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollateAllocated), copy_ns(*plain, kSmall, HostCopy::CollateAllocated) / 4, 2);
+    EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollateNewPages), copy_ns(*plain, kSmall, HostCopy::CollateNewPages) / 1.5, 2);
     // The fill rate is the batch's: 16 samples of 64 KiB make a 1 MiB batch.
     EXPECT_NEAR(load_ns(*sized, 64 << 10, 16), load_ns(*plain, 64 << 10, 16) / 3, 16);
     // At calibrate's batch, what the profile's rates say.
-    EXPECT_NEAR(copy_ns(*sized, kCalibrationBatchBytes, HostCopy::CollateFresh),
-                copy_ns(*plain, kCalibrationBatchBytes, HostCopy::CollateFresh), 2);
+    EXPECT_NEAR(copy_ns(*sized, kCalibrationBatchBytes, HostCopy::CollateNewPages),
+                copy_ns(*plain, kCalibrationBatchBytes, HostCopy::CollateNewPages), 2);
+    EXPECT_NEAR(copy_ns(*sized, kCalibrationBatchBytes, HostCopy::CollateAllocated),
+                copy_ns(*plain, kCalibrationBatchBytes, HostCopy::CollateAllocated), 2);
 }
 
-TEST(HostSizeFactors, TheBatchLoopMeasuresEveryRate) {
-    const BatchLoopRates rates = measure_batch_loop(1 << 20, 6);
-    EXPECT_GT(rates.fill_gb_per_s, 0);
-    EXPECT_GT(rates.collate_gb_per_s, 0);
-    EXPECT_GT(rates.pin_gb_per_s, 0);
+// Profiles calibrated before workers' batches had pages of their own measured only the allocator's.
+TEST(HostSizeFactors, AWorkersBatchWithoutItsOwnFactorsCostsTheFreshRateAtEverySize) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.under_load = {};
+    const auto plain = make_host_work(HostMode::Modeled, profile);
+    profile.by_batch_size = cache_friendly();
+    profile.by_batch_size.collate_new_pages.clear();
+    const auto sized = make_host_work(HostMode::Modeled, profile);
+    const auto copy_ns = [](HostWork& host, HostCopy kind) {
+        const WorkTimes times = host.copy(nullptr, nullptr, 1 << 20, kind, 0, 0.0);
+        return static_cast<double>(times.end - times.start);
+    };
+    EXPECT_NEAR(copy_ns(*sized, HostCopy::CollateNewPages), copy_ns(*plain, HostCopy::CollateNewPages), 2);
+    EXPECT_NEAR(copy_ns(*sized, HostCopy::CollateAllocated), copy_ns(*plain, HostCopy::CollateAllocated) / 4, 2);
+    // And a profile without it writes none.
+    EXPECT_FALSE(to_json(profile)["host"]["by_batch_size"].contains("collate_new_pages"));
+    EXPECT_TRUE(profile_from_json(to_json(profile)).by_batch_size.collate_new_pages.empty());
+}
+
+TEST(HostSizeFactors, TheBatchLoopMeasuresEveryRateForBothKindsOfBatch) {
+    for (const BatchMemory memory : {BatchMemory::NewPages, BatchMemory::Allocator}) {
+        const BatchLoopRates rates = measure_batch_loop(1 << 20, 6, memory);
+        EXPECT_GT(rates.fill_gb_per_s, 0);
+        EXPECT_GT(rates.collate_gb_per_s, 0);
+        EXPECT_GT(rates.pin_gb_per_s, 0);
+    }
+}
+
+// A worker's batch is unmapped when freed, whatever its size; the consumer's own goes back to the
+// allocator, which keeps a small one for the next. A profile without the first curve has it from
+// the second's points where glibc maps every batch too (32 MiB and up), linear in size below.
+TEST(HostSizeFactors, FreeingAWorkersBatchCostsItsUnmapAndTheConsumersItsAllocatorsFree) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.under_load = {};
+    profile.free_pageable_us = SizeCurve{{1 << 20, 64 << 20}, {0.2, 2000.0}};
+    profile.free_new_pages_us = SizeCurve{{1 << 20, 64 << 20}, {60.0, 2000.0}};
+    const auto free_us = [](HostWork& host, BatchMemory memory) {
+        PageableBuffer none;
+        const WorkTimes times = host.free_batch(none, 1 << 20, memory, 0, 0);
+        return static_cast<double>(times.end - times.start) / 1e3;
+    };
+    const auto measured = make_host_work(HostMode::Modeled, profile);
+    EXPECT_NEAR(free_us(*measured, BatchMemory::NewPages), 60.0, 0.01);
+    EXPECT_NEAR(free_us(*measured, BatchMemory::Allocator), 0.2, 0.01);
+    EXPECT_EQ(profile_from_json(to_json(profile)).free_new_pages_us.values, profile.free_new_pages_us.values);
+
+    profile.free_new_pages_us = {};
+    const auto older = make_host_work(HostMode::Modeled, profile);
+    EXPECT_NEAR(free_us(*older, BatchMemory::NewPages), 2000.0 / 64, 0.01);
+    EXPECT_NEAR(free_us(*older, BatchMemory::Allocator), 0.2, 0.01);
+    EXPECT_FALSE(to_json(profile)["host"].contains("free_new_pages_us"));
 }
 
 }  // namespace

@@ -64,11 +64,11 @@ TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
         return static_cast<double>(times.end - times.start);
     };
     const double pin_alone = duration(HostCopy::PinFromMemory);
-    const double collate_alone = duration(HostCopy::CollateFresh);
+    const double collate_alone = duration(HostCopy::CollateNewPages);
     EXPECT_NEAR(pin_alone, kBytes / profile.memcpy_to_pinned_gb_per_s, 2);  // ns: bytes / (GB/s)
     const auto other = bus->use(ModeledMemoryBus::Traffic::PinFromMemory);
     EXPECT_NEAR(duration(HostCopy::PinFromMemory), 2 * pin_alone, 2);
-    EXPECT_NEAR(duration(HostCopy::CollateFresh), 4 * collate_alone, 4);
+    EXPECT_NEAR(duration(HostCopy::CollateNewPages), 4 * collate_alone, 4);
 }
 
 // A munmap shares the process's memory map with every worker thread, so it costs what the curve
@@ -79,7 +79,7 @@ TEST(ModeledMemoryBus, FreeingABatchCostsMoreWithWorkersRunningOrThreadsStreamin
     const auto host = make_host_work(HostMode::Modeled, profile, bus);
     PageableBuffer none;
     const auto cost_ns = [&](int workers) {
-        const WorkTimes times = host->free_batch(none, 2 << 20, workers, 0);
+        const WorkTimes times = host->free_batch(none, 2 << 20, BatchMemory::NewPages, workers, 0);
         return static_cast<double>(times.end - times.start);
     };
     EXPECT_NEAR(cost_ns(0), 80'000, 1);  // 40 us per MiB, beyond the curve's one point
