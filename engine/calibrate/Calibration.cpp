@@ -34,6 +34,9 @@ constexpr std::array<std::size_t, 6> kCostSizes{kMiB, 4 * kMiB, 8 * kMiB, 16 * k
 constexpr std::array<std::size_t, 7> kBatchLoopSizes{kMiB, 2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, 128 * kMiB, 256 * kMiB};
 constexpr std::array<std::size_t, 2> kQuickBatchLoopSizes{kMiB, 8 * kMiB};
 constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and round, within 6 to 32 batches
+// A batch far beyond any cache, where the sweep's pageable copy reads memory too: a handed-over
+// batch's copy slows less against it under load than calibrate's batch does against its own.
+constexpr std::size_t kLargeBatchBytes = 256 * kMiB;
 constexpr int kMemcpySamples = 5;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
@@ -207,7 +210,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "; with nothing else running: filling samples, collating them into a new batch's pages "
             "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
-            "H2D copy and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
+            "H2D copy (at " + format_size(kLargeBatchBytes) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
             "freed written by a thread on another CPU), and what a batch's cudaHostAlloc with cudaFreeHost and its "
             "cudaHostRegister with cudaHostUnregister cost, while " +
             thread_counts_text(profile.under_load) + " other threads fill, collate into fresh buffers and free them, "
@@ -229,7 +232,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
 void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_counts, HardwareProfile& profile) {
     const double bytes = static_cast<double>(kCalibrationBatchBytes);
     struct Samples {
-        std::vector<double> fill, first_touch, pin, pageable, free_us, host_alloc_us, host_register_us;
+        std::vector<double> fill, first_touch, pin, pageable, pageable_large, free_us, host_alloc_us, host_register_us;
     };
     std::vector<Samples> samples(thread_counts.size());
     std::vector<double> pin_just_collated;
@@ -243,6 +246,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
                 pin_just_collated.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated));
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
+            at.pageable_large.push_back(probe.pageable_h2d_gb_per_s(kLargeBatchBytes, BatchState::InMemory));
             at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, FreedBatch::HandedOver,
                                                           BatchMemory::NewPages));
             // A batch's page locking and its undoing, as pin_mode alloc and register pay them per batch.
@@ -257,6 +261,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     profile.memcpy_to_pinned_gb_per_s = median(std::move(pin_just_collated));
     HostLoadCurve& curve = profile.under_load;
     curve = {};
+    curve.pageable_h2d_large_bytes = static_cast<double>(kLargeBatchBytes);
     const double alone_alloc_us = std::max(median(samples.front().host_alloc_us), 1e-3);
     const double alone_register_us = std::max(median(samples.front().host_register_us), 1e-3);
     for (std::size_t i = 0; i < thread_counts.size(); ++i) {
@@ -266,6 +271,8 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
         curve.first_touch.push_back(median(std::move(at.first_touch)) / profile.first_touch_gb_per_s);
         curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / profile.memcpy_to_pinned_gb_per_s);
         curve.pageable_h2d.push_back(median(std::move(at.pageable)) / profile.h2d_pageable_gb_per_s.at(bytes));
+        curve.pageable_h2d_large.push_back(median(std::move(at.pageable_large)) /
+                                           profile.h2d_pageable_gb_per_s.at(static_cast<double>(kLargeBatchBytes)));
         curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(profile.free_new_pages_us.at(bytes), 1e-3));
         curve.host_alloc.push_back(median(std::move(at.host_alloc_us)) / alone_alloc_us);
         curve.host_register.push_back(median(std::move(at.host_register_us)) / alone_register_us);

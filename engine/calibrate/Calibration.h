@@ -51,8 +51,4 @@ void export_profile(const std::string& path, const HardwareProfile& profile);
 // unknown link -> "rtx-4090". Lower-case letters, digits and dashes only; "gpu" when nothing is left.
 std::string default_profile_name(const std::string& gpu_name, const std::string& link_name);
 
-// The batch calibration measures with (one of the sizes the page-locking costs are measured at,
-// too): 64 x 3x224x224 float32.
-inline constexpr std::size_t kCalibrationBatchBytes = 38535168;
-
 }  // namespace pinscope

@@ -129,6 +129,10 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         out.under_load.first_touch = load(&HostLoadCurve::first_touch, "first_touch");
         out.under_load.memcpy_to_pinned = load(&HostLoadCurve::memcpy_to_pinned, "memcpy_to_pinned");
         out.under_load.pageable_h2d = load(&HostLoadCurve::pageable_h2d, "pageable_h2d");
+        out.under_load.pageable_h2d_large = load(&HostLoadCurve::pageable_h2d_large, "pageable_h2d_large");
+        for (const NamedProfile& p : profiles)
+            if (!p.profile.under_load.pageable_h2d_large.empty())
+                out.under_load.pageable_h2d_large_bytes = p.profile.under_load.pageable_h2d_large_bytes;
         out.under_load.free_pageable = load(&HostLoadCurve::free_pageable, "free_pageable");
         out.under_load.host_alloc = load(&HostLoadCurve::host_alloc, "host_alloc");
         out.under_load.host_register = load(&HostLoadCurve::host_register, "host_register");

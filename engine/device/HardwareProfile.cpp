@@ -291,6 +291,16 @@ double HostLoadCurve::at(const std::vector<double>& axis, const std::vector<doub
     return factors[i - 1] + t * (factors[i] - factors[i - 1]);
 }
 
+double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
+    const double at_batch = at(others, pageable_h2d, others_now);
+    const double base = static_cast<double>(kCalibrationBatchBytes);
+    if (pageable_h2d_large.empty() || !(pageable_h2d_large_bytes > base) || !(bytes > base)) return at_batch;
+    const double at_large = at(others, pageable_h2d_large, others_now);
+    if (bytes >= pageable_h2d_large_bytes) return at_large;
+    const double t = std::log2(bytes / base) / std::log2(pageable_h2d_large_bytes / base);
+    return at_batch + t * (at_large - at_batch);
+}
+
 double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {
     if (sizes_bytes.empty() || factors.size() != sizes_bytes.size()) return 1.0;
     return at_log_size(sizes_bytes, factors, bytes);
@@ -354,6 +364,10 @@ HardwareProfile profile_from_json(const json& json_profile) {
         curve.first_touch = load.curve("first_touch", kFactor, curve.others, axis).values;
         curve.memcpy_to_pinned = load.curve("memcpy_to_pinned", kFactor, curve.others, axis).values;
         curve.pageable_h2d = load.curve("pageable_h2d", kFactor, curve.others, axis).values;
+        if (load.has("pageable_h2d_large")) {
+            curve.pageable_h2d_large = load.curve("pageable_h2d_large", kFactor, curve.others, axis).values;
+            curve.pageable_h2d_large_bytes = load.number("pageable_h2d_large_bytes", kSize);
+        }
         curve.free_pageable = load.curve("free_pageable", kCostFactor, curve.others, axis).values;
         if (load.has("host_alloc")) curve.host_alloc = load.curve("host_alloc", kCostFactor, curve.others, axis).values;
         if (load.has("host_register"))
@@ -439,6 +453,10 @@ json to_json(const HardwareProfile& profile) {
                                              {"memcpy_to_pinned", curve.memcpy_to_pinned},
                                              {"pageable_h2d", curve.pageable_h2d},
                                              {"free_pageable", curve.free_pageable}};
+        if (!curve.pageable_h2d_large.empty()) {
+            written["host"]["under_load"]["pageable_h2d_large"] = curve.pageable_h2d_large;
+            written["host"]["under_load"]["pageable_h2d_large_bytes"] = curve.pageable_h2d_large_bytes;
+        }
         if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
         if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;
     }

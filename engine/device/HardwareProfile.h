@@ -13,6 +13,10 @@
 
 namespace pinscope {
 
+// The batch calibration measures with (one of the sizes the page-locking costs are measured at,
+// too): 64 x 3x224x224 float32. The host's rates under load are measured at this size.
+inline constexpr std::size_t kCalibrationBatchBytes = 38535168;
+
 // A quantity that depends on a size in bytes: measured points, interpolated on a log size axis
 // and held flat beyond the ends (or proportional to size, for costs).
 struct SizeCurve {
@@ -36,6 +40,13 @@ struct HostLoadCurve {
     // 1 even with no others):
     std::vector<double> memcpy_to_pinned;  // rate factor of a pin copy (memcpy_to_pinned_gb_per_s)
     std::vector<double> pageable_h2d;      // rate factor of a pageable H2D copy (the sweep's rate at its size)
+    // The same for a batch far larger than the caches, measured at `pageable_h2d_large_bytes`
+    // against the sweep's rate there (which is read from memory too); optional (empty: the factors
+    // above at every size). Between the two sizes the factor is interpolated on a log size axis.
+    std::vector<double> pageable_h2d_large;
+    double pageable_h2d_large_bytes = 0;
+    // The pageable H2D factor for a batch of `bytes` with `others` streaming.
+    double pageable_h2d_at(double others, double bytes) const;
     std::vector<double> free_pageable;     // cost factor of freeing its buffer (free_new_pages_us)
     // Page-locking calls while others stream (they fault pages and take the memory map's lock the
     // others' page faults need), cost factors against the same calls alone; optional (empty: 1):

@@ -25,9 +25,13 @@ double ModeledMemoryBus::factor_now(Traffic traffic) const {
     return HostLoadCurve::at(curve_.others, factors_of(curve_, traffic), active_.load());
 }
 
-ModeledMemoryBus::Use::Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic, int at_least_others)
+ModeledMemoryBus::Use::Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic, int at_least_others,
+                           double bytes)
     : active_(active), others_(active.fetch_add(1)) {
-    factor_ = HostLoadCurve::at(curve.others, factors_of(curve, traffic), std::max(others_, at_least_others));
+    const int counted = std::max(others_, at_least_others);
+    factor_ = traffic == Traffic::PageableFromMemory && bytes > 0
+                  ? curve.pageable_h2d_at(counted, bytes)
+                  : HostLoadCurve::at(curve.others, factors_of(curve, traffic), counted);
 }
 
 }  // namespace pinscope

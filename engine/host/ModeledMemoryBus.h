@@ -22,7 +22,7 @@ public:
     // One thread streaming through memory, for as long as it lives.
     class Use {
     public:
-        Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic, int at_least_others);
+        Use(std::atomic<int>& active, const HostLoadCurve& curve, Traffic traffic, int at_least_others, double bytes);
         ~Use() { --active_; }
         Use(const Use&) = delete;
         Use& operator=(const Use&) = delete;
@@ -37,7 +37,10 @@ public:
         double factor_;
     };
 
-    Use use(Traffic traffic, int at_least_others = 0) { return Use(active_, curve_, traffic, at_least_others); }
+    // `bytes`: the batch's size, for traffic whose factor depends on it (PageableFromMemory).
+    Use use(Traffic traffic, int at_least_others = 0, double bytes = 0) {
+        return Use(active_, curve_, traffic, at_least_others, bytes);
+    }
     // The curve's factor for `traffic` with the threads streaming now, without joining them (a
     // page-locking call, which the others' streaming slows but which does not stream itself).
     double factor_now(Traffic traffic) const;

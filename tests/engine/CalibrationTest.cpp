@@ -78,7 +78,11 @@ public:
     double memcpy_to_pinned_gb_per_s(std::size_t, BatchState batch) override {
         return batch == BatchState::JustCollated ? 14.2 : 7.1;
     }
-    double pageable_h2d_gb_per_s(std::size_t, BatchState) override {
+    double pageable_h2d_gb_per_s(std::size_t bytes, BatchState) override {
+        if (bytes != kCalibrationBatchBytes) {
+            large_pageable_sizes.push_back(bytes);
+            return large_pageable_sizes.size() % 2 == 1 ? 6.0 : 3.0;  // 6 GB/s alone, 3 with one other
+        }
         ++pageable_calls;
         return pageable_rates.empty() ? 18.0 : pageable_rates[std::min(pageable_calls - 1, pageable_rates.size() - 1)];
     }
@@ -88,6 +92,7 @@ public:
     std::size_t hold_bytes = 0;
     std::vector<double> pageable_rates;  // one per call, the last repeated; empty: 18 GB/s
     std::size_t pageable_calls = 0;
+    std::vector<std::size_t> large_pageable_sizes;  // of the calls at another size than calibrate's batch
     std::vector<double> alloc_scales, register_scales;  // batch_scale's
     std::size_t alloc_calls = 0, register_calls = 0;
     PageLockingWaits waits{.free_host = true, .host_unregister = true};
@@ -169,6 +174,13 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     const double sweep = profile.h2d_pageable_gb_per_s.at(kCalibrationBatchBytes);
     EXPECT_EQ(probe.pageable_calls, 6u);
     EXPECT_EQ(curve.pageable_h2d, (std::vector<double>{9.0 / sweep, 4.5 / sweep}));
+    // And a batch far beyond the caches, against the sweep at its own size.
+    ASSERT_EQ(probe.large_pageable_sizes.size(), 6u);
+    EXPECT_EQ(probe.large_pageable_sizes.front(), std::size_t{256} << 20);
+    EXPECT_EQ(curve.pageable_h2d_large_bytes, 256.0 * (1 << 20));
+    const double large_sweep = profile.h2d_pageable_gb_per_s.at(curve.pageable_h2d_large_bytes);
+    EXPECT_EQ(curve.pageable_h2d_large, (std::vector<double>{6.0 / large_sweep, 3.0 / large_sweep}));
+    EXPECT_EQ(profile_from_json(to_json(profile)).under_load.pageable_h2d_large, curve.pageable_h2d_large);
     EXPECT_EQ(curve.memcpy_to_pinned, (std::vector<double>{0.5, 0.5}));  // the fake pins from memory at half speed
     for (const auto* factors : {&curve.fill, &curve.first_touch}) {
         ASSERT_EQ(factors->size(), 2u);

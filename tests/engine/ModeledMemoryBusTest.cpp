@@ -3,6 +3,8 @@
 // modelled threads stream through memory, in host work and in the emulated device's pageable staging.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <vector>
 
 #include "engine/clock/RunClock.h"
@@ -109,6 +111,26 @@ TEST(ModeledMemoryBus, PageableStagingOfAHandedOverBatchSlowsButPinnedAndCachedC
     EXPECT_NEAR(copy_ns(false), 2 * pageable_alone, 2);
     EXPECT_NEAR(copy_ns(true), pinned_alone, 1);
     EXPECT_NEAR(copy_ns(false, true), pageable_alone, 2);  // still in the caches: the sweep's rate
+}
+
+// A batch far beyond the caches is read from memory by the sweep's copy too: under load it slows
+// by what calibrate measured at that size, between the two sizes by a factor in between.
+TEST(ModeledMemoryBus, PageableStagingOfALargeBatchSlowsByTheFactorMeasuredAtItsSize) {
+    HostLoadCurve curve = halving_curve();
+    curve.pageable_h2d_large = {1.0, 0.9};
+    curve.pageable_h2d_large_bytes = 256.0 * (1 << 20);
+    ModeledMemoryBus bus(curve);
+    const auto other = bus.use(ModeledMemoryBus::Traffic::Fill);
+    const auto factor = [&](double bytes) { return bus.use(ModeledMemoryBus::Traffic::PageableFromMemory, 0, bytes).factor(); };
+    EXPECT_DOUBLE_EQ(factor(4 << 20), 0.5);
+    EXPECT_DOUBLE_EQ(factor(kCalibrationBatchBytes), 0.5);
+    EXPECT_DOUBLE_EQ(factor(curve.pageable_h2d_large_bytes), 0.9);
+    EXPECT_DOUBLE_EQ(factor(4.0 * curve.pageable_h2d_large_bytes), 0.9);
+    EXPECT_NEAR(factor(std::sqrt(kCalibrationBatchBytes * curve.pageable_h2d_large_bytes)), 0.7, 1e-9);
+    // Without the large size's factors, calibrate's batch's at every size.
+    ModeledMemoryBus older(halving_curve());
+    const auto busy = older.use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_DOUBLE_EQ(older.use(ModeledMemoryBus::Traffic::PageableFromMemory, 0, 1e9).factor(), 0.5);
 }
 
 }  // namespace

@@ -136,8 +136,9 @@ OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batc
     // The calling thread stages a pageable copy through host memory: the profile's rate is for
     // bytes in the caches, as the bandwidth sweep copies them. A batch a worker handed over is
     // read from memory, slower still while other modelled threads stream through it.
-    const auto staging = bus_->use(source.cached ? ModeledMemoryBus::Traffic::Fill
-                                                 : ModeledMemoryBus::Traffic::PageableFromMemory);
+    const auto staging = bus_->use(
+        source.cached ? ModeledMemoryBus::Traffic::Fill : ModeledMemoryBus::Traffic::PageableFromMemory, 0,
+        static_cast<double>(source.bytes));
     return issue_copy(source, batch, issued, source.cached ? 1.0 : staging.factor());
 }
 
