@@ -50,6 +50,25 @@ std::string waits_text(const PageLockingWaits& waits) {
     return text.empty() ? "none does" : text + " did";
 }
 
+// "cudaHostAlloc and cudaMemcpyAsync did"; "none did".
+std::string waiters_text(const DriverWaiters& w) {
+    std::string text;
+    for (auto [name, flag] : {std::pair{"cudaHostAlloc", w.host_alloc}, std::pair{"cudaFreeHost", w.free_host},
+                              std::pair{"cudaHostRegister", w.host_register},
+                              std::pair{"cudaHostUnregister", w.host_unregister},
+                              std::pair{"cudaMemcpyAsync", w.copies}, std::pair{"a kernel launch", w.launches}})
+        if (flag) text += (text.empty() ? "" : ", ") + std::string(name);
+    return text.empty() ? "none did" : text + " did";
+}
+
+std::string driver_lock_text(const DriverLock& lock, const PageLockingWaits& waits) {
+    std::string text = "which calls from one thread wait while another is inside a cudaHostAlloc of 512 MiB (" +
+                       waiters_text(lock.during_host_alloc) + "), a cudaFreeHost of 512 MiB (" +
+                       waiters_text(lock.during_free_host) + ")";
+    if (waits.free_host) text += " or a cudaFreeHost waiting for a 50 ms kernel (" + waiters_text(lock.while_free_waits) + ")";
+    return text;
+}
+
 std::vector<std::size_t> copy_sizes(bool quick) {
     if (!quick) return bandwidth_sizes(kMinCopyBytes, kMaxCopyBytes);
     std::vector<std::size_t> sizes;
@@ -204,7 +223,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             format_size(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
             ", and which of them wait for the GPU to finish the work queued before them (" +
-            waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs)" +
+            waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
+            driver_lock_text(profile.driver_lock, profile.waits_for_device) +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "); freeing a just-written batch from the allocator and of new pages at " + cost_sizes_text() +
             "; with nothing else running: filling samples, collating them into a new batch's pages "
@@ -346,7 +366,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 12);
+    Steps steps(progress, 13);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -364,6 +384,8 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
         pin_cost_curves([&](std::size_t bytes) { return probe.host_register_unregister_us(bytes); });
     steps.next("page-locking calls that wait for the GPU");
     profile.waits_for_device = probe.page_locking_waits();
+    steps.next("calls that wait while another thread holds the driver");
+    profile.driver_lock = probe.driver_lock(profile.waits_for_device);
     steps.next("host cores");
     const HostCores cores = count_host_cores();
     profile.host_cores = cores.cores;

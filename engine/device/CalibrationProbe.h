@@ -37,6 +37,10 @@ public:
     virtual PinCosts host_alloc_free_us(std::size_t bytes) = 0;           // cudaHostAlloc, then cudaFreeHost
     virtual PinCosts host_register_unregister_us(std::size_t bytes) = 0;  // cudaHostRegister (of fresh malloc'd memory), then cudaHostUnregister
     virtual PageLockingWaits page_locking_waits() = 0;  // each call made while a long kernel runs on another stream
+    // Each call made on one thread while another is inside a long cudaHostAlloc or cudaFreeHost,
+    // or (where `waits` says cudaFreeHost waits for the GPU) inside a cudaFreeHost waiting for a
+    // long kernel.
+    virtual DriverLock driver_lock(const PageLockingWaits& waits) = 0;
     // Both read a batch collated into a fresh buffer (collated_batch), as the pipeline's are:
     virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState batch) = 0;  // one thread, into cudaHostAlloc'd memory
     virtual double pageable_h2d_gb_per_s(std::size_t bytes, BatchState batch) = 0;       // timed on the host to its end

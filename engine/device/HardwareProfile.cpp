@@ -393,9 +393,26 @@ HardwareProfile profile_from_json(const json& json_profile) {
         PageLockingWaits& w = profile.waits_for_device;
         for (auto [key, flag] : {std::pair{"host_alloc", &w.host_alloc}, std::pair{"free_host", &w.free_host},
                                  std::pair{"host_register", &w.host_register},
-                                 std::pair{"host_unregister", &w.host_unregister},
-                                 std::pair{"one_at_a_time", &w.one_at_a_time}})
+                                 std::pair{"host_unregister", &w.host_unregister}})
             if (waits.has(key)) *flag = waits.boolean(key);
+        // What profiles of before 2026-11-26 measured of the driver's lock.
+        if (waits.has("one_at_a_time") && !host.has("driver_lock"))
+            profile.driver_lock.while_free_waits.host_alloc = waits.boolean("one_at_a_time");
+    }
+    if (host.has("driver_lock")) {
+        const Reader lock = host.object("driver_lock");
+        for (auto [key, waiters] : {std::pair{"during_host_alloc", &profile.driver_lock.during_host_alloc},
+                                    std::pair{"during_free_host", &profile.driver_lock.during_free_host},
+                                    std::pair{"while_free_waits", &profile.driver_lock.while_free_waits}}) {
+            if (!lock.has(key)) continue;
+            const Reader calls = lock.object(key);
+            DriverWaiters& w = *waiters;
+            for (auto [call, flag] :
+                 {std::pair{"host_alloc", &w.host_alloc}, std::pair{"free_host", &w.free_host},
+                  std::pair{"host_register", &w.host_register}, std::pair{"host_unregister", &w.host_unregister},
+                  std::pair{"copies", &w.copies}, std::pair{"launches", &w.launches}})
+                if (calls.has(call)) *flag = calls.boolean(call);
+        }
     }
 
     if (top.has("trust")) profile.trust = trust_from(top.object("trust"));
@@ -465,8 +482,16 @@ json to_json(const HardwareProfile& profile) {
         written["host"]["waits_for_device"] = json{{"host_alloc", w.host_alloc},
                                                    {"free_host", w.free_host},
                                                    {"host_register", w.host_register},
-                                                   {"host_unregister", w.host_unregister},
-                                                   {"one_at_a_time", w.one_at_a_time}};
+                                                   {"host_unregister", w.host_unregister}};
+    }
+    if (profile.driver_lock.any()) {
+        const auto waiters = [](const DriverWaiters& w) {
+            return json{{"host_alloc", w.host_alloc},       {"free_host", w.free_host}, {"host_register", w.host_register},
+                        {"host_unregister", w.host_unregister}, {"copies", w.copies},     {"launches", w.launches}};
+        };
+        written["host"]["driver_lock"] = json{{"during_host_alloc", waiters(profile.driver_lock.during_host_alloc)},
+                                              {"during_free_host", waiters(profile.driver_lock.during_free_host)},
+                                              {"while_free_waits", waiters(profile.driver_lock.while_free_waits)}};
     }
     if (!profile.by_batch_size.empty()) {
         const HostSizeFactors& factors = profile.by_batch_size;

@@ -85,11 +85,36 @@ struct PageLockingWaits {
     bool free_host = false;        // cudaFreeHost
     bool host_register = false;    // cudaHostRegister
     bool host_unregister = false;  // cudaHostUnregister
-    // Page-locking calls from different threads run one at a time: a cudaHostAlloc waits while
-    // another thread's cudaFreeHost waits for the GPU (the driver holds one lock for them).
-    bool one_at_a_time = false;
-    bool any() const { return host_alloc || free_host || host_register || host_unregister || one_at_a_time; }
+    bool any() const { return host_alloc || free_host || host_register || host_unregister; }
     bool operator==(const PageLockingWaits&) const = default;
+};
+
+// The calls another thread makes that wait while one thread holds the driver (each measured by
+// calibrate: made on one thread while another is inside the holding call, it returned only once
+// that call had).
+struct DriverWaiters {
+    bool host_alloc = false;       // cudaHostAlloc
+    bool free_host = false;        // cudaFreeHost
+    bool host_register = false;    // cudaHostRegister
+    bool host_unregister = false;  // cudaHostUnregister
+    bool copies = false;           // cudaMemcpyAsync
+    bool launches = false;         // a kernel launch
+    bool any() const { return host_alloc || free_host || host_register || host_unregister || copies || launches; }
+    bool operator==(const DriverWaiters&) const = default;
+};
+
+// What the driver serialises between threads, measured by calibrate; optional in the JSON
+// ("host.driver_lock"; absent: nothing). A profile of before 2026-11-26 says only
+// "waits_for_device.one_at_a_time": a cudaHostAlloc waited while another thread's cudaFreeHost
+// waited for the GPU (while_free_waits.host_alloc).
+struct DriverLock {
+    DriverWaiters during_host_alloc;  // while a cudaHostAlloc runs (calibrate: of 512 MiB)
+    DriverWaiters during_free_host;   // while a cudaFreeHost runs, the GPU idle (calibrate: of 512 MiB)
+    // While a cudaFreeHost waits for the GPU (calibrate: behind a 50 ms kernel). cudaFreeHost and
+    // cudaHostUnregister are not asked: they wait for the GPU themselves where waits_for_device says so.
+    DriverWaiters while_free_waits;
+    bool any() const { return during_host_alloc.any() || during_free_host.any() || while_free_waits.any(); }
+    bool operator==(const DriverLock&) const = default;
 };
 
 // A run of `pinscope-cli validate` with this profile against a GPU: what it found.
@@ -158,6 +183,7 @@ struct HardwareProfile {
     // before 2026-11-26): free_pageable_us's points from 32 MiB on, where glibc maps every batch too.
     SizeCurve free_new_pages_us;
     PageLockingWaits waits_for_device;
+    DriverLock driver_lock;
 
     // NUMA, optional in the JSON ("numa"): bandwidth across nodes as a share of the local one.
     // A host-to-device copy from pages on another node than the GPU's runs at h2d x this factor;

@@ -70,6 +70,10 @@ public:
         return {(15 + mib * 115) * scale, (8 + mib * 60) * scale};
     }
     PageLockingWaits page_locking_waits() override { return waits; }
+    DriverLock driver_lock(const PageLockingWaits& measured) override {
+        lock_asked_with = measured;
+        return lock;
+    }
     // The cost of the k-th call at the calibration's batch size times scales[k] (the last repeated).
     static double batch_scale(std::size_t bytes, const std::vector<double>& scales, std::size_t& calls) {
         if (bytes != kCalibrationBatchBytes || scales.empty()) return 1.0;
@@ -96,6 +100,10 @@ public:
     std::vector<double> alloc_scales, register_scales;  // batch_scale's
     std::size_t alloc_calls = 0, register_calls = 0;
     PageLockingWaits waits{.free_host = true, .host_unregister = true};
+    DriverLock lock{.during_host_alloc = {.host_alloc = true, .copies = true},
+                    .during_free_host = {.free_host = true},
+                    .while_free_waits = {.launches = true}};
+    PageLockingWaits lock_asked_with;
 };
 
 CalibrationOptions test_options() {
@@ -148,9 +156,15 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_DOUBLE_EQ(by_size.pin.back(), 1.0);
     for (const double factor : by_size.pin) EXPECT_GT(factor, 0);
     EXPECT_EQ(profile.waits_for_device, probe.waits);
+    // Which calls wait for another thread's, asked knowing whether a free waits at all.
+    EXPECT_EQ(probe.lock_asked_with, probe.waits);
+    EXPECT_EQ(profile.driver_lock, probe.lock);
+    EXPECT_EQ(profile_from_json(to_json(profile)).driver_lock, probe.lock);
 
     for (const char* part : {"pinscope-cli calibrate --device cuda:0 --quick", "NVIDIA H100 80GB HBM3",
                              "wait for the GPU to finish the work queued before them (cudaFreeHost, cudaHostUnregister did",
+                             "inside a cudaHostAlloc of 512 MiB (cudaHostAlloc, cudaMemcpyAsync did), a cudaFreeHost of 512 MiB (cudaFreeHost did)",
+                             "or a cudaFreeHost waiting for a 50 ms kernel (a kernel launch did)",
                              "0000:19:00.0", "2026-11-18 11:06 UTC", "Measured:", "8 sizes", "median of 3",
                              "hwloc", "theoretical rate"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;

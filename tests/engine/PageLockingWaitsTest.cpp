@@ -89,20 +89,88 @@ std::pair<double, double> allocation_beside_a_waiting_free(const HardwareProfile
     return {static_cast<double>(asked - launched) / 1e3, static_cast<double>(got - launched) / 1e3};
 }
 
-TEST(PageLockingWaits, WhereTheDriverLocksOneCallAtATimeAnAllocationWaitsForAFreeThatWaitsForTheGpu) {
+TEST(PageLockingWaits, WhereTheDriverSaysSoAnAllocationWaitsWhileAFreeWaitsForTheGpu) {
     HardwareProfile profile = load_profile(kDefaultProfile);
     const double alloc_us = profile.host_alloc_us.scaled_at(kBytes);
-    const double free_us = profile.free_host_us.scaled_at(kBytes);
 
     profile.waits_for_device = {.free_host = true};
+    profile.driver_lock = {};
     const auto [asked, got] = allocation_beside_a_waiting_free(profile);
     EXPECT_NEAR(asked, 1000, 1e-3);
     EXPECT_NEAR(got, asked + alloc_us, 1e-3);  // beside it: its own cost only
 
-    profile.waits_for_device.one_at_a_time = true;
+    profile.driver_lock.while_free_waits.host_alloc = true;
     const auto [asked_locked, got_locked] = allocation_beside_a_waiting_free(profile);
     EXPECT_NEAR(asked_locked, 1000, 1e-3);
-    EXPECT_NEAR(got_locked, kKernelUs + free_us + alloc_us, 1e-3);  // after the kernel, the free, then its own
+    EXPECT_NEAR(got_locked, kKernelUs + alloc_us, 1e-3);  // once the kernel has ended, then its own cost
+}
+
+constexpr std::size_t kLongAllocBytes = 16 << 20;
+
+enum class Holder { Allocation, Free };
+
+// Thread A allocates kLongAllocBytes, or frees them (at the profile's cost, some milliseconds);
+// 0.1 ms later thread B issues a copy and launches a kernel. Returns when B's copy and launch
+// returned, in modelled microseconds from A's call.
+std::pair<double, double> copy_and_launch_beside(const HardwareProfile& profile, Holder holder = Holder::Allocation) {
+    EmulatedDevice device(profile, HostMode::Modeled);
+    RunClock clock(0, RunClock::Pace::Unpaced, true);
+    const ClockScope scope(&clock);
+    clock.set_modelled(true);
+    const PinnedAllocation source = device.allocate_pinned(4096);
+    PinnedAllocation allocated = holder == Holder::Free ? device.allocate_pinned(kLongAllocBytes) : PinnedAllocation{};
+    const TimeNs asked = now_ns();
+    RunThread other([&] {
+        if (holder == Holder::Free)
+            device.free_pinned(allocated);
+        else
+            allocated = device.allocate_pinned(kLongAllocBytes);
+    });
+    sleep_until_ns(asked + 100'000);
+    const OpId copy = device.copy_to_device(HostSource{source.ptr, 4096, true}, 0);
+    const TimeNs copied = now_ns();
+    device.launch_compute(copy, 0, 10);
+    const TimeNs launched = now_ns();
+    other.join();
+    device.synchronize();
+    if (holder == Holder::Allocation) device.free_pinned(allocated);
+    device.free_pinned(source);
+    clock.leave();
+    return {static_cast<double>(copied - asked) / 1e3, static_cast<double>(launched - asked) / 1e3};
+}
+
+TEST(PageLockingWaits, WhereTheDriverSaysSoCopiesAndLaunchesWaitWhileAnotherThreadAllocatesOrFrees) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.waits_for_device = {};
+    profile.driver_lock = {};
+    const double alloc_us = profile.host_alloc_us.scaled_at(kLongAllocBytes);
+    const double call_us = profile.copy_call_us;
+    ASSERT_GT(alloc_us, 500);
+
+    const auto [copied, launched] = copy_and_launch_beside(profile);
+    EXPECT_NEAR(copied, 100 + call_us, 1e-3);  // beside it: each its own call only
+    EXPECT_NEAR(launched, 100 + 2 * call_us, 1e-3);
+
+    profile.driver_lock.during_host_alloc.copies = true;
+    const auto [copied_after, launched_after_copy] = copy_and_launch_beside(profile);
+    EXPECT_NEAR(copied_after, alloc_us + call_us, 1e-3);  // once the allocation has returned
+    EXPECT_NEAR(launched_after_copy, alloc_us + 2 * call_us, 1e-3);
+
+    profile.driver_lock.during_host_alloc = {.launches = true};
+    const auto [copied_beside, launched_after] = copy_and_launch_beside(profile);
+    EXPECT_NEAR(copied_beside, 100 + call_us, 1e-3);
+    EXPECT_NEAR(launched_after, alloc_us + call_us, 1e-3);
+
+    // A free of its own holds the driver for its cost where the profile says so, not otherwise.
+    const double free_us = profile.free_host_us.scaled_at(kLongAllocBytes);
+    profile.driver_lock = {};
+    const auto [copied_beside_free, launched_beside_free] = copy_and_launch_beside(profile, Holder::Free);
+    EXPECT_NEAR(copied_beside_free, 100 + call_us, 1e-3);
+    EXPECT_NEAR(launched_beside_free, 100 + 2 * call_us, 1e-3);
+    profile.driver_lock.during_free_host.copies = true;
+    const auto [copied_after_free, launched_after_free] = copy_and_launch_beside(profile, Holder::Free);
+    EXPECT_NEAR(copied_after_free, free_us + call_us, 1e-3);
+    EXPECT_NEAR(launched_after_free, free_us + 2 * call_us, 1e-3);
 }
 
 TEST(PageLockingWaits, AProfileKeepsWhichCallsWaitAndWithoutThemNoneDoes) {
@@ -111,12 +179,41 @@ TEST(PageLockingWaits, AProfileKeepsWhichCallsWaitAndWithoutThemNoneDoes) {
     EXPECT_FALSE(profile_from_json(original).waits_for_device.any());
     EXPECT_FALSE(to_json(profile_from_json(original)).at("host").contains("waits_for_device"));
 
+    original["host"].erase("driver_lock");
     original["host"]["waits_for_device"] = {{"host_alloc", false}, {"free_host", true}, {"host_register", false},
-                                            {"host_unregister", true}, {"one_at_a_time", true}};
+                                            {"host_unregister", true}};
     const HardwareProfile profile = profile_from_json(original);
-    EXPECT_EQ(profile.waits_for_device,
-              (PageLockingWaits{.free_host = true, .host_unregister = true, .one_at_a_time = true}));
+    EXPECT_EQ(profile.waits_for_device, (PageLockingWaits{.free_host = true, .host_unregister = true}));
+    EXPECT_FALSE(profile.driver_lock.any());
     EXPECT_EQ(to_json(profile), original);
+
+    json locked = original;
+    locked["host"]["driver_lock"] = {
+        {"during_host_alloc", {{"host_alloc", true}, {"free_host", false}, {"host_register", true},
+                               {"host_unregister", false}, {"copies", true}, {"launches", false}}},
+        {"during_free_host", {{"host_alloc", false}, {"free_host", false}, {"host_register", false},
+                              {"host_unregister", false}, {"copies", true}, {"launches", false}}},
+        {"while_free_waits", {{"host_alloc", true}, {"free_host", false}, {"host_register", false},
+                              {"host_unregister", false}, {"copies", false}, {"launches", true}}}};
+    const HardwareProfile with_lock = profile_from_json(locked);
+    EXPECT_EQ(with_lock.driver_lock,
+              (DriverLock{.during_host_alloc = {.host_alloc = true, .host_register = true, .copies = true},
+                          .during_free_host = {.copies = true},
+                          .while_free_waits = {.host_alloc = true, .launches = true}}));
+    EXPECT_EQ(to_json(with_lock), locked);
+}
+
+// Profiles of before 2026-11-26 measured one thing of the driver's lock: an allocation waited while
+// another thread's free waited for the GPU.
+TEST(PageLockingWaits, AnOlderProfilesOneAtATimeIsAnAllocationWaitingWhileAFreeWaits) {
+    json older = json::parse(to_json(load_profile(kDefaultProfile)).dump());
+    older["host"].erase("driver_lock");
+    older["host"]["waits_for_device"] = {{"free_host", true}, {"one_at_a_time", true}};
+    const HardwareProfile profile = profile_from_json(older);
+    EXPECT_EQ(profile.driver_lock,
+              (DriverLock{.during_host_alloc = {}, .during_free_host = {}, .while_free_waits = {.host_alloc = true}}));
+    EXPECT_FALSE(to_json(profile)["host"]["waits_for_device"].contains("one_at_a_time"));
+    EXPECT_EQ(to_json(profile)["host"]["driver_lock"]["while_free_waits"]["host_alloc"], true);
 }
 
 TEST(PageLockingWaits, ANonBooleanNamesTheField) {

@@ -26,6 +26,10 @@ namespace {
 
 constexpr int kSamples = 5;
 constexpr double kOverlapKernelUs = 50'000;  // far longer than the pageable copy or the page-locking call it must cover
+// A cudaHostAlloc that lasts far longer than any call made beside it (about 250 ms on the H100 VMs),
+// and how long after it began the call beside it is made.
+constexpr std::size_t kDriverHoldBytes = std::size_t{512} << 20;
+constexpr double kDriverSettleUs = 2'000;
 
 double us_since(TimeNs start) { return static_cast<double>(now_ns() - start) / 1e3; }
 
@@ -103,39 +107,127 @@ public:
             check("cudaHostRegister", [&] { return cudaHostRegister(buffer.get(), kBytes, cudaHostRegisterDefault); });
         });
         result.host_unregister = waits([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(buffer.get()); }); });
-        if (result.free_host) result.one_at_a_time = alloc_waits_behind_a_waiting_free(kBytes);
         return result;
     }
 
-    // Another thread's cudaFreeHost waits for the kernel; a cudaHostAlloc made meanwhile either
-    // returns at its own cost or only once that free has.
-    bool alloc_waits_behind_a_waiting_free(std::size_t bytes) {
-        void* freed = nullptr;
-        check("cudaHostAlloc", [&] { return cudaHostAlloc(&freed, bytes, cudaHostAllocDefault); });
-        launch_long_kernel();
-        std::atomic<bool> freeing{false};
+    // Each call made on this thread while another thread is inside a cudaHostAlloc of
+    // kDriverHoldBytes, or inside a cudaFreeHost waiting for a kernel (where cudaFreeHost waits).
+    DriverLock driver_lock(const PageLockingWaits& waits) override {
+        constexpr std::size_t kBytes = 4 * kMiB;
+        void* pinned = nullptr;  // a copy's source, and the block a waiting free frees
+        check("cudaHostAlloc", [&] { return cudaHostAlloc(&pinned, kBytes, cudaHostAllocDefault); });
+        std::memset(pinned, 1, kBytes);
+        void* device = device_buffer(kBytes);
+        const PageableBuffer pageable = allocate_pageable(kBytes);
+        std::memset(pageable.get(), 1, kBytes);
+        const auto allocate = [&] {
+            void* p = nullptr;
+            check("cudaHostAlloc", [&] { return cudaHostAlloc(&p, kBytes, cudaHostAllocDefault); });
+            return p;
+        };
+        const auto copy = [&] {
+            check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, pinned, kBytes, cudaMemcpyHostToDevice, copy_); });
+        };
+        const auto launch = [&] { launch_short_kernel(); };
+        const auto finish = [&] { check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); }); };
+
+        DriverLock lock;
+        const auto hold_allocation = [&](auto&& call) {
+            void* held = nullptr;
+            const bool waited = waits_behind([&] { check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); }); },
+                                             call, kDriverSettleUs);
+            check("cudaFreeHost", [&] { return cudaFreeHost(held); });
+            finish();
+            return waited;
+        };
+        DriverWaiters& during = lock.during_host_alloc;
+        void* mine = nullptr;
+        during.host_alloc = hold_allocation([&] { mine = allocate(); });
+        check("cudaFreeHost", [&] { return cudaFreeHost(mine); });
+        mine = allocate();
+        during.free_host = hold_allocation([&] { check("cudaFreeHost", [&] { return cudaFreeHost(mine); }); });
+        during.host_register = hold_allocation([&] {
+            check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
+        });
+        during.host_unregister = hold_allocation([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); }); });
+        during.copies = hold_allocation(copy);
+        during.launches = hold_allocation(launch);
+
+        const auto hold_free = [&](auto&& call) {
+            void* held = nullptr;
+            check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); });
+            std::memset(held, 1, kDriverHoldBytes);
+            const bool waited =
+                waits_behind([&] { check("cudaFreeHost", [&] { return cudaFreeHost(held); }); }, call, kDriverSettleUs);
+            finish();
+            return waited;
+        };
+        DriverWaiters& freeing = lock.during_free_host;
+        freeing.host_alloc = hold_free([&] { mine = allocate(); });
+        freeing.free_host = hold_free([&] { check("cudaFreeHost", [&] { return cudaFreeHost(mine); }); });
+        freeing.host_register = hold_free([&] {
+            check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
+        });
+        freeing.host_unregister = hold_free([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); }); });
+        freeing.copies = hold_free(copy);
+        freeing.launches = hold_free(launch);
+
+        if (waits.free_host) {
+            const auto hold_waiting_free = [&](auto&& call) {
+                void* freed = allocate();
+                launch_long_kernel();
+                const bool waited =
+                    waits_behind([&] { check("cudaFreeHost", [&] { return cudaFreeHost(freed); }); }, call, kOverlapKernelUs / 10);
+                finish();
+                return waited;
+            };
+            DriverWaiters& behind = lock.while_free_waits;
+            behind.host_alloc = hold_waiting_free([&] { mine = allocate(); });
+            check("cudaFreeHost", [&] { return cudaFreeHost(mine); });
+            behind.host_register = hold_waiting_free([&] {
+                check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
+            });
+            check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); });
+            behind.copies = hold_waiting_free(copy);
+            behind.launches = hold_waiting_free(launch);
+        }
+        finish();
+        check("cudaFreeHost", [&] { return cudaFreeHost(pinned); });
+        return lock;
+    }
+
+    // Whether `call`, made on this thread `settle_us` after another thread went into `hold`,
+    // returned only once most of what was left of `hold` had passed: it waited for it.
+    template <class Hold, class Call>
+    bool waits_behind(Hold&& hold, Call&& call, double settle_us) {
+        std::atomic<bool> inside{false};
+        TimeNs held_until = 0;
         std::exception_ptr failure;
         std::thread other([&] {
             try {
                 check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
-                freeing = true;
-                check("cudaFreeHost", [&] { return cudaFreeHost(freed); });
+                inside = true;
+                hold();
+                held_until = now_ns();
             } catch (...) {
                 failure = std::current_exception();
             }
         });
-        while (!freeing) std::this_thread::yield();
-        std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(kOverlapKernelUs / 10)));  // inside its wait
-        void* allocated = nullptr;
+        while (!inside) std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(settle_us)));
         const TimeNs start = now_ns();
-        const cudaError_t error = cudaHostAlloc(&allocated, bytes, cudaHostAllocDefault);
-        const double us = us_since(start);
+        std::exception_ptr call_failure;
+        try {
+            call();
+        } catch (...) {
+            call_failure = std::current_exception();
+        }
+        const TimeNs end = now_ns();
         other.join();
-        if (error == cudaSuccess) (void)cudaFreeHost(allocated);
-        check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); });
         if (failure) std::rethrow_exception(failure);
-        if (error != cudaSuccess) throw_cuda_error("cudaHostAlloc", ordinal_, error);
-        return us > kOverlapKernelUs / 2;
+        if (call_failure) std::rethrow_exception(call_failure);
+        const auto left = static_cast<double>(held_until - start);
+        return left > 0 && static_cast<double>(end - start) > 0.5 * left;
     }
 
     double copy_call_us() override {
@@ -248,6 +340,16 @@ private:
     }
 
     void* device_buffer(std::size_t bytes) { return device_.get(bytes); }
+
+    // The run's kernel on a 4 KiB batch, launched as the run launches it, on the compute stream.
+    void launch_short_kernel() {
+        ConsumeLaunch kernel;
+        kernel.data = device_buffer(4096);
+        kernel.bytes = 4096;
+        kernel.record = records_;
+        kernel.next_record = records_ + 1;
+        check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
+    }
 
     // A kernel that reads nothing and spins for kOverlapKernelUs on the compute stream.
     void launch_long_kernel() {

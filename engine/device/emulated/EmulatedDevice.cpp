@@ -54,33 +54,82 @@ LockTiming EmulatedDevice::lock_timing() const {
     return host_ == HostMode::Modeled ? LockTiming::OnFault : LockTiming::Now;
 }
 
-TimeNs EmulatedDevice::enter_page_locking(bool waits, double cost_us) {
-    const PageLockingWaits& driver = profile_.waits_for_device;
+bool EmulatedDevice::waits_for_device(DriverCall call) const {
+    const PageLockingWaits& w = profile_.waits_for_device;
+    switch (call) {
+        case DriverCall::HostAlloc: return w.host_alloc;
+        case DriverCall::FreeHost: return w.free_host;
+        case DriverCall::HostRegister: return w.host_register;
+        case DriverCall::HostUnregister: return w.host_unregister;
+        case DriverCall::Copy:
+        case DriverCall::Launch: return false;
+    }
+    return false;
+}
+
+TimeNs EmulatedDevice::driver_free_for(DriverCall call) const {
+    const auto blocked = [call](const DriverWaiters& w) {
+        switch (call) {
+            case DriverCall::HostAlloc: return w.host_alloc;
+            case DriverCall::FreeHost: return w.free_host;
+            case DriverCall::HostRegister: return w.host_register;
+            case DriverCall::HostUnregister: return w.host_unregister;
+            case DriverCall::Copy: return w.copies;
+            case DriverCall::Launch: return w.launches;
+        }
+        return false;
+    };
+    TimeNs free_at = 0;
+    if (blocked(profile_.driver_lock.during_host_alloc)) free_at = std::max(free_at, host_alloc_ends_);
+    if (blocked(profile_.driver_lock.during_free_host)) free_at = std::max(free_at, free_host_ends_);
+    if (blocked(profile_.driver_lock.while_free_waits)) free_at = std::max(free_at, free_wait_ends_);
+    return free_at;
+}
+
+TimeNs EmulatedDevice::wait_for_driver(DriverCall call) {
     TimeNs begin = now_ns();
     {
         std::lock_guard lock(mutex_);
-        if (driver.one_at_a_time) begin = std::max(begin, driver_free_at_);
-        if (waits) begin = std::max({begin, copy_engine_free_at_, sms_free_at_});
-        // Held from here on: the call's own cost where the host is modelled, else until it returns.
-        if (driver.one_at_a_time)
-            driver_free_at_ = begin + (host_ == HostMode::Modeled ? us_to_ns(cost_us) : 0);
+        begin = std::max(begin, driver_free_for(call));
     }
     sleep_until_ns(begin, stop_);
     return begin;
 }
 
-void EmulatedDevice::leave_page_locking(TimeNs begin, double cost_us) {
+TimeNs EmulatedDevice::enter_page_locking(DriverCall call, double cost_us) {
+    TimeNs begin = now_ns();
+    {
+        std::lock_guard lock(mutex_);
+        begin = std::max(begin, driver_free_for(call));
+        if (waits_for_device(call)) {
+            const TimeNs device_idle = std::max(copy_engine_free_at_, sms_free_at_);
+            // A free waiting for the GPU holds the driver for as long.
+            if (call == DriverCall::FreeHost) free_wait_ends_ = std::max(free_wait_ends_, device_idle);
+            begin = std::max(begin, device_idle);
+        }
+        // An allocation or a free holds it until its end: its own cost where the host is
+        // modelled, else until it returns (leave_page_locking).
+        const TimeNs end = begin + (host_ == HostMode::Modeled ? us_to_ns(cost_us) : 0);
+        if (call == DriverCall::HostAlloc) host_alloc_ends_ = std::max(host_alloc_ends_, end);
+        if (call == DriverCall::FreeHost) free_host_ends_ = std::max(free_host_ends_, end);
+    }
+    sleep_until_ns(begin, stop_);
+    return begin;
+}
+
+void EmulatedDevice::leave_page_locking(DriverCall call, TimeNs begin, double cost_us) {
     hold_for_modeled_cost(begin, cost_us);
-    if (!profile_.waits_for_device.one_at_a_time) return;
+    if (call != DriverCall::HostAlloc && call != DriverCall::FreeHost) return;
     std::lock_guard lock(mutex_);
-    driver_free_at_ = std::max(driver_free_at_, now_ns());
+    TimeNs& ends = call == DriverCall::HostAlloc ? host_alloc_ends_ : free_host_ends_;
+    ends = std::max(ends, now_ns());
 }
 
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
     // Page locking costs more while modelled threads stream (calibrate's under-load factors).
     const double cost_us = profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)) *
                            bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
-    const TimeNs begin = enter_page_locking(profile_.waits_for_device.host_alloc, cost_us);
+    const TimeNs begin = enter_page_locking(DriverCall::HostAlloc, cost_us);
     PinnedAllocation allocation;
     if (placement_.policy == MemoryPlacement::FirstTouch) {
         allocation = map_locked(bytes, lock_timing());
@@ -91,47 +140,47 @@ PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
             place_pages(allocation.ptr, allocation.bytes, placement_, false);
         } catch (...) {
             unmap_locked(allocation);
-            leave_page_locking(begin, 0);
+            leave_page_locking(DriverCall::HostAlloc, begin, 0);
             throw;
         }
         allocation.locked = lock_range(allocation.ptr, allocation.bytes, lock_timing());
     }
     if (lock_timing() == LockTiming::OnFault) populator_.populate(allocation.ptr, allocation.bytes);
-    leave_page_locking(begin, cost_us);
+    leave_page_locking(DriverCall::HostAlloc, begin, cost_us);
     return allocation;
 }
 
 void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
     const double cost_us = profile_.free_host_us.scaled_at(static_cast<double>(allocation.bytes)) *
                            bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
-    const TimeNs begin = enter_page_locking(profile_.waits_for_device.free_host, cost_us);
+    const TimeNs begin = enter_page_locking(DriverCall::FreeHost, cost_us);
     populator_.forget(allocation.ptr);
     unmap_locked(allocation);
-    leave_page_locking(begin, cost_us);
+    leave_page_locking(DriverCall::FreeHost, begin, cost_us);
 }
 
 bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
     const double cost_us = profile_.host_register_us.scaled_at(static_cast<double>(bytes)) *
                            bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister);
-    const TimeNs begin = enter_page_locking(profile_.waits_for_device.host_register, cost_us);
+    const TimeNs begin = enter_page_locking(DriverCall::HostRegister, cost_us);
     place_pages(ptr, bytes, placement_, true);  // pages already written move to their node
     const bool locked = lock_range(ptr, bytes, lock_timing());
     if (lock_timing() == LockTiming::OnFault) populator_.populate(ptr, bytes);
-    leave_page_locking(begin, cost_us);
+    leave_page_locking(DriverCall::HostRegister, begin, cost_us);
     return locked;
 }
 
 void EmulatedDevice::unregister_host(void* ptr, std::size_t bytes) {
     const double cost_us = profile_.host_unregister_us.scaled_at(static_cast<double>(bytes)) *
                            bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister);
-    const TimeNs begin = enter_page_locking(profile_.waits_for_device.host_unregister, cost_us);
+    const TimeNs begin = enter_page_locking(DriverCall::HostUnregister, cost_us);
     populator_.forget(ptr);
     unlock_range(ptr, bytes);
-    leave_page_locking(begin, cost_us);
+    leave_page_locking(DriverCall::HostUnregister, begin, cost_us);
 }
 
 OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
-    const TimeNs issued = now_ns();
+    const TimeNs issued = wait_for_driver(DriverCall::Copy);
     if (source.pinned) return issue_copy(source, batch, issued, 1.0);
     // The calling thread stages a pageable copy through host memory: the profile's rate is for
     // bytes in the caches, as the bandwidth sweep copies them. A batch a worker handed over is
@@ -170,7 +219,7 @@ OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, T
 }
 
 OpId EmulatedDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_us) {
-    const TimeNs issued = now_ns();
+    const TimeNs issued = wait_for_driver(DriverCall::Launch);
     OpId id = 0;
     {
         std::lock_guard lock(mutex_);

@@ -11,7 +11,9 @@
 // passes its modelled end. A pageable copy holds the caller while the driver would stage it.
 // Page-locked memory is real (mmap + mlock); with the host modelled its cost is the profile's and
 // the pages are faulted in behind the caller's back; a call the profile says waits for the device
-// (calibrate measures which do) first waits until every copy and kernel queued before it has ended.
+// (calibrate measures which do) first waits until every copy and kernel queued before it has ended,
+// and while another thread's cudaHostAlloc runs or its cudaFreeHost waits for the device, the calls
+// the profile says the driver makes wait do (calibrate measures which).
 // A stop ends every operation at the stop.
 #include <atomic>
 #include <deque>
@@ -62,11 +64,18 @@ public:
 private:
     // With the host modelled, a host call lasts at least the profile's cost for it.
     void hold_for_modeled_cost(TimeNs start, double cost_us) const;
-    // A page-locking call of `cost_us` begins once the driver is free (where its calls run one at a
-    // time) and, for a call that `waits`, once every copy and kernel issued so far has ended; the
-    // caller is held until then. Returns when it began.
-    TimeNs enter_page_locking(bool waits, double cost_us);
-    void leave_page_locking(TimeNs begin, double cost_us);  // held to its cost; frees the driver
+    // The calls the profile's driver_lock and waits_for_device speak of.
+    enum class DriverCall : std::uint8_t { HostAlloc, FreeHost, HostRegister, HostUnregister, Copy, Launch };
+    bool waits_for_device(DriverCall call) const;
+    // When another thread's call stops holding the driver for `call` (caller holds mutex_).
+    TimeNs driver_free_for(DriverCall call) const;
+    // Holds the caller until the driver is free for `call`; returns then.
+    TimeNs wait_for_driver(DriverCall call);
+    // A page-locking call of `cost_us` begins once the driver is free for it and, for a call that
+    // waits for the device, once every copy and kernel issued so far has ended; the caller is held
+    // until then. Returns when it began.
+    TimeNs enter_page_locking(DriverCall call, double cost_us);
+    void leave_page_locking(DriverCall call, TimeNs begin, double cost_us);  // held to its cost
     TimeNs end_of(OpId op);  // caller holds mutex_; at the stop at the latest
     // When the run's stop was requested, or kNever; fixed by the first to see the stop.
     TimeNs stop_time();
@@ -86,7 +95,11 @@ private:
     OpId next_op_ = 1;
     TimeNs copy_engine_free_at_ = 0;
     TimeNs sms_free_at_ = 0;
-    TimeNs driver_free_at_ = 0;  // the end of the page-locking call in progress (one_at_a_time)
+    // Until when a cudaHostAlloc in progress, a cudaFreeHost in progress and one waiting for the
+    // device hold the driver (for the calls the profile's driver_lock says wait for them).
+    TimeNs host_alloc_ends_ = 0;
+    TimeNs free_host_ends_ = 0;
+    TimeNs free_wait_ends_ = 0;
     std::deque<CompletedOp> copy_stream_;     // issued, not yet collected, in stream order
     std::deque<CompletedOp> compute_stream_;
     struct OpTimes {
