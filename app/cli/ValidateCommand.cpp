@@ -29,6 +29,8 @@
 #include "engine/clock/SteadyClock.h"
 #include "engine/validate/SteadyRate.h"
 #include "engine/validate/ValidationCsv.h"
+#include "engine/validate/RecordedValidation.h"
+#include "engine/files/InputFile.h"
 
 namespace pinscope::cli {
 namespace {
@@ -133,6 +135,10 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
         ->type_name("N")
         ->capture_default_str();
     command_->add_option("--csv", csv_path_, "write the cells' table as CSV to this file")->type_name("FILE");
+    command_->add_option("--against", against_,
+                         "instead of running on --device, take its figures from FILE, the --csv of an earlier validate "
+                         "(on a GPU elsewhere): only the emulated device runs, on that file's cells, with --profile")
+        ->type_name("FILE");
     command_->footer(
         "Cells are drawn from the seed over batch bytes (1 to 256 MB), element types, samples per batch, CPU time "
         "per sample, workers, prefetch, pin_memory, every pin mode, non_blocking and kernel time, in pairs whose "
@@ -144,6 +150,25 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
 
 bool ValidateCommand::selected() const { return command_->parsed(); }
 
+namespace {
+
+// The cells and the real device's figures of an earlier validate's CSV.
+RecordedValidation read_recorded(const std::string& path) {
+    std::string text;
+    try {
+        text = read_input_file(path, kMaxJsonFileBytes);
+    } catch (const std::exception& error) {
+        reject_flag("--against", path, std::string("the --csv of an earlier validate: ") + error.what());
+    }
+    try {
+        return parse_validation_csv(text);
+    } catch (const ConfigError& error) {
+        throw UsageError("--against " + printable_path(path) + ": " + error.what());
+    }
+}
+
+}  // namespace
+
 int ValidateCommand::execute() const {
     const auto cells = parse_number<std::size_t>(cells_);
     if (!cells || *cells < 2 || *cells > kMaxCells) reject_flag("--cells", cells_, "a whole number from 2 to 1000");
@@ -154,9 +179,18 @@ int ValidateCommand::execute() const {
         reject_flag("--seconds", seconds_, "seconds above 0, at most 600");
     const auto repeat = parse_number<std::size_t>(repeat_);
     if (!repeat || *repeat < 1 || *repeat > kMaxRepeat) reject_flag("--repeat", repeat_, "a whole number from 1 to 10");
+    const bool recorded = !against_.empty();
+    if (recorded) {
+        // The file says what ran where: nothing here draws or runs cells on a device.
+        for (const char* flag : {"--device", "--cells", "--seed", "--repeat", "--profile-out", "--trust-out"})
+            if (command_->count(flag) > 0)
+                reject_flag(flag, command_->get_option(flag)->as<std::string>(),
+                            "nothing with --against, whose file holds the cells and the device's figures");
+        if (profile_.empty()) reject_flag("--against", against_, "a file with --profile, the profile to check against it");
+    }
     const std::optional<DeviceChoice> choice = parse_device(device_);
     if (!choice || choice->kind == DeviceKind::Auto) reject_flag("--device", device_, "cuda, cuda:N or emulated:PROFILE");
-    const bool on_gpu = choice->kind == DeviceKind::Cuda;
+    const bool on_gpu = choice->kind == DeviceKind::Cuda && !recorded;
     if (!on_gpu) {
         try {
             load_profile(choice->profile.empty() ? kDefaultProfile : choice->profile);
@@ -183,6 +217,8 @@ int ValidateCommand::execute() const {
     }
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
 
+    const std::optional<RecordedValidation> earlier =
+        recorded ? std::optional<RecordedValidation>(read_recorded(against_)) : std::nullopt;
     if (on_gpu && !calibrates) {  // a GPU that is not there fails here, before any cell
         LoaderConfig probe;
         probe.device = device_;
@@ -198,7 +234,12 @@ int ValidateCommand::execute() const {
     LoaderConfig base;
     base.seconds = *seconds;
     base.batches.reset();
-    const std::vector<ValidationCell> drawn = draw_cells(base, *cells, *seed);
+    std::vector<ValidationCell> drawn = earlier ? earlier->cells : draw_cells(base, *cells, *seed);
+    for (ValidationCell& cell : drawn) {  // the file's cells run as long as drawn ones
+        cell.config.seconds = base.seconds;
+        cell.config.batches.reset();
+    }
+    const std::string real_name = recorded ? "recorded" : device_;
 
     // Figures over the last two thirds of each run (steady_batches_per_s): the pinned pool has
     // warmed up by then. Unpaced: the emulated runs (modelled time) take less than their length.
@@ -216,28 +257,31 @@ int ValidateCommand::execute() const {
                                      ": run failed: " + summary.error);
         return steady_batches_per_s(*driver.runner().trace(), driver.runner().origin() + duration_ns(*seconds * 1e9 / 3));
     };
-    std::cerr << "validating " << printable(model.device()) << " against " << printable(device_) << ": " << drawn.size()
-              << " cells of " << format_fixed(*seconds, 1) << " s, seed " << *seed << '\n';
+    std::cerr << "validating " << printable(model.device()) << " against "
+              << (recorded ? "the figures in " + printable_path(against_) : printable(device_)) << ": " << drawn.size()
+              << " cells of " << format_fixed(*seconds, 1) << " s"
+              << (recorded ? std::string() : ", seed " + std::to_string(*seed)) << '\n';
     std::vector<ValidationCell> done;
     std::vector<CellRates> rates;
     for (std::size_t k = 0; k < drawn.size() && !RunDriver::interrupted(); ++k) {
         std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << " ... " << std::flush;
         std::vector<double> real;
-        for (std::size_t run = 0; run < *repeat; ++run) {
+        for (std::size_t run = 0; !earlier && run < *repeat; ++run) {
             const std::optional<double> rate = measure(drawn[k].config, device_, k);
             if (!rate) break;
             real.push_back(*rate);
         }
         const std::optional<double> emulated =
-            real.size() == *repeat ? measure(drawn[k].config, model.device(), k) : std::nullopt;
+            earlier || real.size() == *repeat ? measure(drawn[k].config, model.device(), k) : std::nullopt;
         if (!emulated) {
             std::cerr << "interrupted\n";
             break;
         }
-        const CellRates cell = real_runs(real, *emulated);
+        CellRates cell = earlier ? earlier->rates[k] : real_runs(real, *emulated);
+        cell.emulated = *emulated;
         std::cerr << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated) << " batches/s ("
                   << format_error(cell)
-                  << (cell.real_count > 1 ? ", spread on " + printable(device_) + " " + format_fixed(cell.real_spread * 100, 1) + " %" : "")
+                  << (cell.real_count > 1 ? ", spread on " + printable(real_name) + " " + format_fixed(cell.real_spread * 100, 1) + " %" : "")
                   << ")\n";
         done.push_back(drawn[k]);
         rates.push_back(cell);
@@ -245,7 +289,7 @@ int ValidateCommand::execute() const {
     if (RunDriver::interrupted())
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
 
-    std::cout << format_validation_report(done, rates, printable(device_), printable(model.name())) << std::flush;
+    std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name())) << std::flush;
     // What was found goes into the profile's trust: only a validation of every cell drawn.
     if (!RunDriver::interrupted() && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
         const ValidationSummary summary = summarize_validation(done, rates);

@@ -131,14 +131,7 @@ void change(Draw& draw, LoaderConfig& config, CellSetting setting) {
     }
 }
 
-bool valid(const LoaderConfig& config) {
-    LoaderConfig checked = config;
-    // Against the budget every cell fits, not this machine's: the cells are the same everywhere.
-    checked.pinned_budget_bytes = std::max<std::uint64_t>(config.pinned_budget_bytes.value_or(0),
-                                                          kCellMaxBytesInFlight + (kMaxBatchesOnDevice + 1) * 2 *
-                                                                                     kCellMaxBatchBytes);
-    return fits(config) && find_config_issues(checked).empty();
-}
+bool valid(const LoaderConfig& config) { return fits(config) && cell_config_issues(config).empty(); }
 
 // Changes one setting of `first` that makes a different valid cell in exactly that setting.
 ValidationCell partner(Draw& draw, const LoaderConfig& first, int first_index) {
@@ -156,6 +149,15 @@ ValidationCell partner(Draw& draw, const LoaderConfig& first, int first_index) {
 }
 
 }  // namespace
+
+std::vector<ConfigIssue> cell_config_issues(const LoaderConfig& config) {
+    LoaderConfig checked = config;
+    // Against the budget every cell fits, not this machine's: the cells are the same everywhere.
+    checked.pinned_budget_bytes = std::max<std::uint64_t>(config.pinned_budget_bytes.value_or(0),
+                                                          kCellMaxBytesInFlight + (kMaxBatchesOnDevice + 1) * 2 *
+                                                                                     kCellMaxBatchBytes);
+    return find_config_issues(checked);
+}
 
 const char* to_string(CellSetting setting) {
     switch (setting) {

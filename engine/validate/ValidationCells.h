@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/ConfigError.h"
 #include "engine/config/LoaderConfig.h"
 
 namespace pinscope {
@@ -49,6 +50,10 @@ struct ValidationCell {
 // device, host, run length, NUMA settings) with the drawn settings, and passes validation against
 // a pinned budget of at least kCellMaxBytesInFlight plus a batch.
 std::vector<ValidationCell> draw_cells(const LoaderConfig& base, std::size_t count, std::uint64_t seed);
+
+// What validation refuses in a cell's configuration, checked against the pinned budget every cell
+// fits rather than this machine's (a cell is the same everywhere).
+std::vector<ConfigIssue> cell_config_issues(const LoaderConfig& config);
 
 // Every two cells that differ in exactly one setting: the drawn pairs, and any others.
 struct CellPair {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "tests/cli/CliProcess.h"
 
@@ -25,6 +26,11 @@ TEST(CliValidate, BadFlagsExitTwoNamingTheFlag) {
         {{"--device", "emulated", "--profile", "no-such-profile"}, "--profile: 'no-such-profile' is not allowed"},
         {{"--device", "emulated", "--profile-out", "p.json"}, "--profile-out: 'p.json' is not allowed"},
         {{"--device", "emulated", "--trust-out", "t.json"}, "--trust-out: 't.json' is not allowed; expected a file only with a GPU"},
+        {{"--against", "v.csv"}, "--against: 'v.csv' is not allowed; expected a file with --profile"},
+        {{"--against", "v.csv", "--profile", "h200-pcie5", "--seed", "2"}, "--seed: '2' is not allowed; expected nothing with --against"},
+        {{"--against", "v.csv", "--profile", "h200-pcie5", "--device", "cuda"}, "--device: 'cuda' is not allowed"},
+        {{"--against", "v.csv", "--profile", "h200-pcie5", "--repeat", "2"}, "--repeat: '2' is not allowed"},
+        {{"--against", "no-such.csv", "--profile", "h200-pcie5"}, "--against: 'no-such.csv' is not allowed; expected the --csv of an earlier validate"},
     };
     for (const auto& [flags, message] : cases) {
         std::vector<std::string> args{"validate"};
@@ -90,6 +96,46 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
     for (std::size_t at = text.find('\n') + 1; at < text.size(); at = text.find('\n', at) + 1) {
         const std::string line = text.substr(at, text.find('\n', at) - at);
         EXPECT_NE(line.find(",0.00,2,0.00,"), std::string::npos) << "error, runs, spread: " << line;
+    }
+
+    // Read back, the file is the device's figures: the same profile against them has no error either.
+    const CliResult again =
+        run_cli({"validate", "--against", csv, "--profile", "h100-pcie5", "--seconds", "1"}, options);
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_NE(again.out.find("within 10 %: 6 of 6 (100.0 %) cells"), std::string::npos) << again.out;
+    EXPECT_NE(again.out.find("recorded against itself (the spread of each cell's runs, whose median the table gives): "
+                             "within 10 %: 6 of 6 (100.0 %) cells; median spread 0.0 %"),
+              std::string::npos)
+        << again.out;
+    EXPECT_EQ(again.err.find("seed"), std::string::npos) << "no cell was drawn: " << again.err;
+}
+
+TEST(CliValidate, ABadRecordedFileExitsTwoNamingTheLineAndColumn) {
+    TempDir dir;
+    const std::string header =
+        "cell,pair_of,changed,batch_size,sample_shape,dtype,batch_bytes,cpu_us_per_sample,num_workers,prefetch_factor,"
+        "pin_memory,pin_mode,non_blocking,gpu_us_per_batch,real_batches_per_s,emulated_batches_per_s,error_percent\n";
+    const std::string good = "1,,,64,3x224x224,f32,38535168,0.0,2,2,on,pool,on,2000.0,100.0,90.0,-10.00\n";
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"not,a,validation\n" + good, "line 1: 'not,a,validation' is not allowed; expected validate's CSV header"},
+        {header + good + "2,1,num_workers,64,3x224x224,f32,38535168,0.0,many,2,on,pool,on,2000.0,100.0,90.0,-10.00\n",
+         "line 3, num_workers: 'many' is not allowed; expected a number"},
+        {header + good + "2,1,num_workers,64,3x224x224,f32,38535168,0.0,300,2,on,pool,on,2000.0,100.0,90.0,-10.00\n",
+         "line 3, num_workers: 300 is not allowed; expected an integer from 0 to 256"},
+        {header + good + "2,1,teleport,64,3x224x224,f32,38535168,0.0,4,2,on,pool,on,2000.0,100.0,90.0,-10.00\n",
+         "line 3, changed: 'teleport' is not allowed"},
+        {header + good + "2,1,num_workers,64,3x224x224,f32\n", "line 3: a line of 6 fields is not allowed; expected 17 fields"},
+        {header + good + "7,,,64,3x224x224,f32,38535168,0.0,2,2,on,pool,on,2000.0,100.0,90.0,-10.00\n",
+         "line 3, cell: '7' is not allowed; expected the cells numbered from 1 in order: 2 here"},
+        {header + good, "cells: 1 in the file is not allowed; expected two cells or more"},
+    };
+    for (const auto& [text, message] : cases) {
+        const std::string path = dir.file("bad.csv");
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+        const CliResult result = run_cli({"validate", "--against", path, "--profile", "h200-pcie5"});
+        EXPECT_EQ(result.exit_code, 2) << message << ": " << result.err;
+        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+        EXPECT_EQ(result.err.find("[1/"), std::string::npos) << "no cell ran: " << result.err;
     }
 }
 

@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     for (const SizeCurve* curve : {&profile.h2d_pinned_gb_per_s, &profile.h2d_pageable_gb_per_s,
                                    &profile.d2h_pinned_gb_per_s, &profile.host_alloc_us, &profile.free_host_us,
-                                   &profile.host_register_us, &profile.host_unregister_us, &profile.free_pageable_us})
+                                   &profile.host_register_us, &profile.host_unregister_us, &profile.free_pageable_us,
+                                   &profile.free_new_pages_us})
         check_curve(*curve);
     for (const std::string* text : {&profile.name, &profile.description, &profile.source, &profile.link_name})
         fuzz::check_message(*text);
