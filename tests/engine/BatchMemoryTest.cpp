@@ -71,21 +71,23 @@ void run_pipeline(std::uint32_t workers, bool pin_memory, NotingHostWork& host) 
 }
 
 TEST(BatchMemory, AWorkersBatchIsNewPagesAndTheConsumersOwnComesFromTheAllocator) {
-    for (const bool pin_memory : {false, true}) {
-        NotingHostWork with_workers;
-        run_pipeline(2, pin_memory, with_workers);
-        EXPECT_EQ(with_workers.copies.count(HostCopy::CollateNewPages), 1u);
-        EXPECT_EQ(with_workers.copies.count(HostCopy::CollateAllocated), 0u);
-        EXPECT_EQ(with_workers.frees, std::set<BatchMemory>{BatchMemory::NewPages});
-        EXPECT_EQ(with_workers.buffers_mapped, std::set<bool>{true});
-
-        NotingHostWork alone;
-        run_pipeline(0, pin_memory, alone);
-        EXPECT_EQ(alone.copies.count(HostCopy::CollateAllocated), 1u);
-        EXPECT_EQ(alone.copies.count(HostCopy::CollateNewPages), 0u);
-        EXPECT_EQ(alone.frees, std::set<BatchMemory>{BatchMemory::Allocator});
-        EXPECT_EQ(alone.buffers_mapped, std::set<bool>{false});
-    }
+    struct Case {
+        std::uint32_t workers;
+        HostCopy collate;
+        HostCopy not_collate;
+        BatchMemory memory;
+        bool mapped;
+    };
+    for (const Case& c : {Case{2, HostCopy::CollateNewPages, HostCopy::CollateAllocated, BatchMemory::NewPages, true},
+                          Case{0, HostCopy::CollateAllocated, HostCopy::CollateNewPages, BatchMemory::Allocator, false}})
+        for (const bool pin_memory : {false, true}) {
+            NotingHostWork host;
+            run_pipeline(c.workers, pin_memory, host);
+            EXPECT_EQ(host.copies.count(c.collate), 1u) << c.workers << " workers";
+            EXPECT_EQ(host.copies.count(c.not_collate), 0u) << c.workers << " workers";
+            EXPECT_EQ(host.frees, std::set<BatchMemory>{c.memory}) << c.workers << " workers";
+            EXPECT_EQ(host.buffers_mapped, std::set<bool>{c.mapped}) << c.workers << " workers";
+        }
 }
 
 }  // namespace

@@ -11,8 +11,8 @@ namespace pinscope::fuzz {
 
 inline constexpr std::size_t kMaxMessageBytes = 2000;
 
-inline void check_message(std::string_view text, bool lines_allowed = false) {
-    bool bad = text.size() > kMaxMessageBytes;
+inline void check_message(std::string_view text, bool lines_allowed = false, std::size_t max_bytes = kMaxMessageBytes) {
+    bool bad = text.size() > max_bytes;
     for (const char c : text) {
         const auto byte = static_cast<unsigned char>(c);
         if ((byte < 0x20 && !(lines_allowed && c == '\n')) || byte == 0x7F) bad = true;
