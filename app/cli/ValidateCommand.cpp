@@ -235,10 +235,11 @@ int ValidateCommand::execute() const {
     base.seconds = *seconds;
     base.batches.reset();
     std::vector<ValidationCell> drawn = earlier ? earlier->cells : draw_cells(base, *cells, *seed);
-    for (ValidationCell& cell : drawn) {  // the file's cells run as long as drawn ones
-        cell.config.seconds = base.seconds;
-        cell.config.batches.reset();
-    }
+    if (earlier)
+        for (ValidationCell& cell : drawn) {  // the file's cells run as long as drawn ones
+            cell.config.seconds = base.seconds;
+            cell.config.batches.reset();
+        }
     const std::string real_name = recorded ? "recorded" : device_;
 
     // Figures over the last two thirds of each run (steady_batches_per_s): the pinned pool has

@@ -68,7 +68,8 @@ PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes, Batch
 // (what a pin copy into a pool block does) and free it, so that two batches are alive at a time. On
 // a thread of its own: what changes with the size is how much stays in the caches and TLBs, what a
 // page fault costs against the bytes written, and, from the allocator, whether glibc reuses the
-// memory of the batch before (it does below its mmap threshold). Rates in GB/s (1e9 bytes), each the median of `batches` after two untimed ones.
+// memory of the batch before (it does below its mmap threshold). Rates in GB/s (1e9 bytes), each
+// the median of `batches` after two untimed ones.
 struct BatchLoopRates {
     double fill_gb_per_s = 0;
     double collate_gb_per_s = 0;

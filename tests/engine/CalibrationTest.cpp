@@ -235,7 +235,12 @@ TEST(Calibration, TimesFreesOfBatchesWrittenHereAndHandedOver) {
     for (const BatchMemory memory : {BatchMemory::NewPages, BatchMemory::Allocator})
         for (const FreedBatch batch : {FreedBatch::JustWritten, FreedBatch::HandedOver}) {
             const double us = measure_free_pageable_us(std::size_t{4} << 20, 3, batch, memory);
-            EXPECT_GE(us, 0.0);
+            // New pages are unmapped, which takes time; the allocator may keep a batch for nothing.
+            if (memory == BatchMemory::NewPages) {
+                EXPECT_GT(us, 0.0);
+            } else {
+                EXPECT_GE(us, 0.0);
+            }
             EXPECT_LT(us, 1e6);
         }
 }
