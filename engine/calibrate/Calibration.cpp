@@ -30,8 +30,11 @@ constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the h200-pcie5 profil
 // 4 and 8 MiB: where cudaHostAlloc turns from the driver's cached blocks (2 us at 1 MiB on the H200)
 // to mapping and locking every page (4 ms at 16 MiB), a bend no interpolation between them finds.
 constexpr std::array<std::size_t, 6> kCostSizes{kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, kCalibrationBatchBytes, 128 * kMiB};
-// Batch sizes a worker's rates are measured at (validate draws batches from 1 to 256 MB).
-constexpr std::array<std::size_t, 7> kBatchLoopSizes{kMiB, 2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, 128 * kMiB, 256 * kMiB};
+// Batch sizes a worker's rates are measured at (validate draws batches from 1 to 256 MB). 31 and
+// 33 MiB straddle glibc's largest mmap threshold (32 MiB), above which the allocator's batches are
+// always new pages, a step no interpolation between 16 MiB and calibrate's batch finds.
+constexpr std::array<std::size_t, 10> kBatchLoopSizes{kMiB,      2 * kMiB,  4 * kMiB,   8 * kMiB,   16 * kMiB,
+                                                      24 * kMiB, 31 * kMiB, 33 * kMiB, 128 * kMiB, 256 * kMiB};
 constexpr std::array<std::size_t, 2> kQuickBatchLoopSizes{kMiB, 8 * kMiB};
 constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and round, within 6 to 32 batches
 // A batch far beyond any cache, where the sweep's pageable copy reads memory too: a handed-over
@@ -94,16 +97,26 @@ std::vector<std::size_t> batch_loop_sizes(const CalibrationOptions& options) {
     return sizes;
 }
 
-// One worker's rates at each batch size against those at calibrate's batch, in kLoadRounds
-// interleaved rounds (quick: one), each factor the median of its rounds' ratios.
-HostSizeFactors measure_size_factors(const std::vector<std::size_t>& sizes, bool quick) {
+// What the batch loops give: the rates at each batch size as factors against those at calibrate's
+// batch, and the cost of freeing a batch of each kind at each size.
+struct BatchLoopResults {
     HostSizeFactors factors;
+    SizeCurve free_allocated_us;
+    SizeCurve free_new_pages_us;
+};
+
+// The batch loops at each size, in kLoadRounds interleaved rounds (quick: one), each figure the
+// median of its rounds'.
+BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool quick) {
+    BatchLoopResults results;
+    HostSizeFactors& factors = results.factors;
     const int rounds = quick ? 1 : kLoadRounds;
     const auto reference = static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), kCalibrationBatchBytes) - sizes.begin());
     std::vector<std::vector<double>> fill(sizes.size()), collate(sizes.size()), collate_new_pages(sizes.size()),
-        pin(sizes.size());
+        pin(sizes.size()), free_allocated(sizes.size()), free_new_pages(sizes.size());
     for (int round = 0; round < rounds; ++round) {
-        // The loop with no workers' batches (from the allocator) gives fill and pin too.
+        // Fill from the loop of the consumer's own batches; pin from the workers', whose pin copy
+        // reads a batch collated earlier, as the pin thread does.
         std::vector<BatchLoopRates> allocated, new_pages;
         for (const std::size_t bytes : sizes) {
             const int batches = static_cast<int>(std::clamp<std::size_t>(kBatchLoopBytes / bytes, 6, 32));
@@ -114,7 +127,9 @@ HostSizeFactors measure_size_factors(const std::vector<std::size_t>& sizes, bool
             fill[i].push_back(allocated[i].fill_gb_per_s / allocated[reference].fill_gb_per_s);
             collate[i].push_back(allocated[i].collate_gb_per_s / allocated[reference].collate_gb_per_s);
             collate_new_pages[i].push_back(new_pages[i].collate_gb_per_s / new_pages[reference].collate_gb_per_s);
-            pin[i].push_back(allocated[i].pin_gb_per_s / allocated[reference].pin_gb_per_s);
+            pin[i].push_back(new_pages[i].pin_gb_per_s / new_pages[reference].pin_gb_per_s);
+            free_allocated[i].push_back(allocated[i].free_us);
+            free_new_pages[i].push_back(new_pages[i].free_us);
         }
     }
     // A profile holds factors from 0.01 to 100.
@@ -125,8 +140,12 @@ HostSizeFactors measure_size_factors(const std::vector<std::size_t>& sizes, bool
         factors.collate.push_back(factor(std::move(collate[i])));
         factors.collate_new_pages.push_back(factor(std::move(collate_new_pages[i])));
         factors.pin.push_back(factor(std::move(pin[i])));
+        for (SizeCurve* curve : {&results.free_allocated_us, &results.free_new_pages_us})
+            curve->sizes_bytes.push_back(static_cast<double>(sizes[i]));
+        results.free_allocated_us.values.push_back(median(std::move(free_allocated[i])));
+        results.free_new_pages_us.values.push_back(median(std::move(free_new_pages[i])));
     }
-    return factors;
+    return results;
 }
 
 std::string batch_loop_sizes_text(const std::vector<std::size_t>& sizes) {
@@ -139,17 +158,6 @@ SizeCurve curve_of(const BandwidthResult& result, CopyDirection direction, HostM
         if (point.direction != direction || point.memory != memory) continue;
         curve.sizes_bytes.push_back(static_cast<double>(point.bytes));
         curve.values.push_back(point.gb_per_s);
-    }
-    return curve;
-}
-
-// One probe call per size: a cost curve.
-template <typename Measure>
-SizeCurve cost_curve(Measure&& measure) {
-    SizeCurve curve;
-    for (const std::size_t bytes : kCostSizes) {
-        curve.sizes_bytes.push_back(static_cast<double>(bytes));
-        curve.values.push_back(measure(bytes));
     }
     return curve;
 }
@@ -211,11 +219,12 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
                        format_utc_minute(options.when.value_or(std::chrono::system_clock::now())) + ". ";
     text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
-            " samples, CUDA events, each copy traced as in a run); how one loader worker's fill, collate and pin "
+            " samples, CUDA events, each copy traced as in a run); how one loader thread's fill, collate and pin "
             "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
-            format_size(kCalibrationBatchBytes) + " (batches in a row on a thread of its own, collated into memory "
-            "from the allocator, as with no workers, and into new pages, as a worker's: the caches, page faults, and "
-            "the allocator's reuse of freed batches); how long a pageable " + format_size(kHoldBytes) +
+            format_size(kCalibrationBatchBytes) + ", and what freeing a batch costs at each size (batches in a row on a "
+            "thread of its own: the consumer's own from the allocator, pinned and freed before the next, as with no "
+            "workers, and a worker's on new pages, pinned and freed after the next is collated: the caches, page "
+            "faults, and the allocator's reuse of freed batches); how long a pageable " + format_size(kHoldBytes) +
             " copy holds the host (" + format_fixed(measured_hold_fraction, 2) + " of the copy" +
             (measured_hold_fraction > 1 ? ", recorded as 1" : "") + "); whether a pageable copy of " +
             format_size(kCalibrationBatchBytes) + " overlaps a running kernel (" +
@@ -226,8 +235,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
-            std::to_string(kMemcpySamples) + "); freeing a just-written batch from the allocator and of new pages at " + cost_sizes_text() +
-            "; with nothing else running: filling samples, collating them into a new batch's pages "
+            std::to_string(kMemcpySamples) + "); with nothing else running: filling samples, collating them into a new batch's pages "
             "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
             "H2D copy (at " + format_size(kLargeBatchBytes) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
@@ -267,8 +275,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable_large.push_back(probe.pageable_h2d_gb_per_s(kLargeBatchBytes, BatchState::InMemory));
-            at.free_us.push_back(measure_free_pageable_us(kCalibrationBatchBytes, kMemcpySamples, FreedBatch::HandedOver,
-                                                          BatchMemory::NewPages));
+            at.free_us.push_back(measure_handed_over_free_us(kCalibrationBatchBytes, kMemcpySamples, BatchMemory::NewPages));
             // A batch's page locking and its undoing, as pin_mode alloc and register pay them per batch.
             const PinCosts alloc = probe.host_alloc_free_us(kCalibrationBatchBytes);
             at.host_alloc_us.push_back(alloc.pin_us + alloc.unpin_us);
@@ -392,19 +399,16 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     steps.next("host memcpy");
     const std::size_t memcpy_bytes = options.memcpy_bytes > 0 ? options.memcpy_bytes : memcpy_buffer_bytes();
     profile.memcpy_gb_per_s = measure_memcpy_gb_per_s(memcpy_bytes, kMemcpySamples);
-    profile.free_pageable_us = cost_curve([](std::size_t bytes) {
-        return measure_free_pageable_us(bytes, kMemcpySamples, FreedBatch::JustWritten, BatchMemory::Allocator);
-    });
-    profile.free_new_pages_us = cost_curve([](std::size_t bytes) {
-        return measure_free_pageable_us(bytes, kMemcpySamples, FreedBatch::JustWritten, BatchMemory::NewPages);
-    });
+    steps.next("host rates and frees by batch size");
+    BatchLoopResults loops = measure_batch_loops(batch_loop_sizes(options), options.quick);
+    profile.by_batch_size = std::move(loops.factors);
+    profile.free_pageable_us = std::move(loops.free_allocated_us);
+    profile.free_new_pages_us = std::move(loops.free_new_pages_us);
     steps.next("host rates alone and under load");
     // Thread counts must start at 0: the idle rates are that point's.
     std::vector<int> counts = options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads;
     if (counts.empty() || counts.front() != 0) counts.insert(counts.begin(), 0);
     measure_host_rates(probe, counts, profile);
-    steps.next("host rates by batch size");
-    profile.by_batch_size = measure_size_factors(batch_loop_sizes(options), options.quick);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

@@ -140,20 +140,15 @@ std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, s
 
 }  // namespace
 
-double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch freed, BatchMemory memory) {
+double measure_handed_over_free_us(std::size_t bytes, int samples, BatchMemory memory) {
     bytes = std::max<std::size_t>(bytes, 1);
     samples = std::max(1, samples);
     const PageableBuffer source = allocate_pageable(bytes);
     std::memset(source.get(), 1, bytes);
-    std::vector<PageableBuffer> handed_over;
-    if (freed == FreedBatch::HandedOver) {
-        handed_over = batches_from_another_cpu(source.get(), bytes, samples, memory);
-        evict_caches();
-    }
+    std::vector<PageableBuffer> handed_over = batches_from_another_cpu(source.get(), bytes, samples, memory);
+    evict_caches();
     std::vector<double> costs;
-    for (int i = 0; i < samples; ++i) {
-        PageableBuffer batch = freed == FreedBatch::HandedOver ? std::move(handed_over[static_cast<std::size_t>(i)])
-                                                               : collated_batch(source.get(), bytes, memory);
+    for (PageableBuffer& batch : handed_over) {
         const TimeNs start = now_ns();
         batch.reset();
         costs.push_back(static_cast<double>(now_ns() - start) / 1e3);
@@ -172,7 +167,7 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory me
     bytes = std::max<std::size_t>(bytes, 1);
     batches = std::max(1, batches);
     constexpr int kUntimed = 2;
-    std::vector<double> fill, collate, pin;
+    std::vector<double> fill, collate, pin, free_us;
     std::thread worker([&] {
         const PageableBuffer samples = allocate_pageable(bytes);
         const PageableBuffer pinned = allocate_pageable(bytes);
@@ -182,28 +177,29 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory me
         const auto rate = [bytes](TimeNs start, TimeNs end) {
             return static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start));
         };
+        const bool pin_own_batch = memory == BatchMemory::Allocator;
         for (int i = 0; i < batches + kUntimed; ++i) {
             const TimeNs start = now_ns();
             fill_sample(samples.get(), bytes, static_cast<std::uint64_t>(i) + 1);
             const TimeNs filled = now_ns();
             PageableBuffer batch = collated_batch(samples.get(), bytes, memory);
             const TimeNs collated = now_ns();
-            TimeNs pinned_at = collated;
-            if (previous) {
-                std::memcpy(pinned.get(), previous.get(), bytes);
-                asm volatile("" : : "r"(pinned.get()) : "memory");
-                pinned_at = now_ns();
-                previous.reset();
-            }
-            previous = std::move(batch);
+            if (!pin_own_batch) std::swap(batch, previous);
+            if (!batch) continue;  // the first worker's batch waits for the next
+            std::memcpy(pinned.get(), batch.get(), bytes);
+            asm volatile("" : : "r"(pinned.get()) : "memory");
+            const TimeNs pinned_at = now_ns();
+            batch.reset();
+            const TimeNs freed = now_ns();
             if (i < kUntimed) continue;
             fill.push_back(rate(start, filled));
             collate.push_back(rate(filled, collated));
             pin.push_back(rate(collated, pinned_at));
+            free_us.push_back(static_cast<double>(freed - pinned_at) / 1e3);
         }
     });
     worker.join();
-    return {median(std::move(fill)), median(std::move(collate)), median(std::move(pin))};
+    return {median(std::move(fill)), median(std::move(collate)), median(std::move(pin)), median(std::move(free_us))};
 }
 
 BackgroundLoad::BackgroundLoad(int threads, std::size_t bytes) {

@@ -43,17 +43,12 @@ double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 // work costs): the median of `samples`, in GB/s.
 double measure_fill_gb_per_s(std::size_t bytes, int samples);
 
-// Which batch a free is timed on.
-enum class FreedBatch : std::uint8_t {
-    JustWritten,  // allocated and written by this thread a moment ago (a loader with no workers)
-    HandedOver,   // allocated and written by another thread on another CPU, then pushed out of the caches
-};
-
-// Freeing a batch of `bytes` from `memory` (new pages: munmap, a TLB shootdown on every CPU the
-// process runs on, and pages returned to the kernel's allocator from this CPU, which costs more
-// when another CPU took them; from the allocator: the same where glibc maps it, next to nothing
-// where it keeps it for the next): the median of `samples`, in us.
-double measure_free_pageable_us(std::size_t bytes, int samples, FreedBatch batch, BatchMemory memory);
+// Freeing a batch of `bytes` from `memory` that another thread on another CPU allocated and wrote,
+// then pushed out of the caches, as a pin thread frees a worker's (new pages: munmap, a TLB
+// shootdown on every CPU the process runs on, and pages returned to the kernel's allocator from
+// this CPU, which costs more when another CPU took them; from the allocator: the same where glibc
+// maps it, next to nothing where it keeps it for the next): the median of `samples`, in us.
+double measure_handed_over_free_us(std::size_t bytes, int samples, BatchMemory memory);
 
 // Writes a buffer four times the largest cache (memcpy_buffer_bytes), so that what was there
 // before is read from memory next, as a batch that waited in a queue while workers streamed is.
@@ -63,17 +58,20 @@ void evict_caches();
 // `samples` (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).
 PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes, BatchMemory memory = BatchMemory::NewPages);
 
-// One loader worker's batches in a row, at one batch size: fill the samples into a reused buffer,
-// collate them into a new batch from `memory`, then copy the batch before it into a reused buffer
-// (what a pin copy into a pool block does) and free it, so that two batches are alive at a time. On
-// a thread of its own: what changes with the size is how much stays in the caches and TLBs, what a
-// page fault costs against the bytes written, and, from the allocator, whether glibc reuses the
-// memory of the batch before (it does below its mmap threshold). Rates in GB/s (1e9 bytes), each
-// the median of `batches` after two untimed ones.
+// Batches in a row at one batch size, on a thread of its own, as the pipeline makes them: fill the
+// samples into a reused buffer, collate them into a new batch from `memory`, copy a batch into a
+// reused buffer (what a pin copy into a pool block does) and free it. From the allocator, the batch
+// is the consumer's own (no workers): pinned and freed before the next is allocated, so glibc hands
+// its memory back (below its mmap threshold, which rises to at most 32 MiB). On new pages, it is a
+// worker's: the pin copy reads the batch before, collated earlier, and unmaps it, so two are alive.
+// What changes with the size is how much stays in the caches and TLBs, what a page fault costs
+// against the bytes written, and whether memory is reused. Rates in GB/s (1e9 bytes) and the free
+// after the pin copy in us, each the median of `batches` after two untimed ones.
 struct BatchLoopRates {
     double fill_gb_per_s = 0;
     double collate_gb_per_s = 0;
     double pin_gb_per_s = 0;
+    double free_us = 0;
 };
 BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory memory);
 

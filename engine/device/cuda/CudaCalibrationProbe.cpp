@@ -110,8 +110,8 @@ public:
         return result;
     }
 
-    // Each call made on this thread while another thread is inside a cudaHostAlloc of
-    // kDriverHoldBytes, or inside a cudaFreeHost waiting for a kernel (where cudaFreeHost waits).
+    // Each call made on this thread while another thread is inside a cudaHostAlloc or a cudaFreeHost
+    // of kDriverHoldBytes, or inside a cudaFreeHost waiting for a kernel (where cudaFreeHost waits).
     DriverLock driver_lock(const PageLockingWaits& waits) override {
         constexpr std::size_t kBytes = 4 * kMiB;
         void* pinned = nullptr;  // a copy's source, and the block a waiting free frees
@@ -131,7 +131,20 @@ public:
         const auto launch = [&] { launch_short_kernel(); };
         const auto finish = [&] { check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); }); };
 
-        DriverLock lock;
+        // The six calls in turn, each made while `hold` holds the driver on another thread.
+        const auto ask_each = [&](auto&& hold) {
+            DriverWaiters waiters;
+            void* mine = nullptr;
+            waiters.host_alloc = hold([&] { mine = allocate(); });
+            waiters.free_host = hold([&] { check("cudaFreeHost", [&] { return cudaFreeHost(mine); }); });
+            waiters.host_register = hold([&] {
+                check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
+            });
+            waiters.host_unregister = hold([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); }); });
+            waiters.copies = hold(copy);
+            waiters.launches = hold(launch);
+            return waiters;
+        };
         const auto hold_allocation = [&](auto&& call) {
             void* held = nullptr;
             const bool waited = waits_behind([&] { check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); }); },
@@ -140,19 +153,6 @@ public:
             finish();
             return waited;
         };
-        DriverWaiters& during = lock.during_host_alloc;
-        void* mine = nullptr;
-        during.host_alloc = hold_allocation([&] { mine = allocate(); });
-        check("cudaFreeHost", [&] { return cudaFreeHost(mine); });
-        mine = allocate();
-        during.free_host = hold_allocation([&] { check("cudaFreeHost", [&] { return cudaFreeHost(mine); }); });
-        during.host_register = hold_allocation([&] {
-            check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
-        });
-        during.host_unregister = hold_allocation([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); }); });
-        during.copies = hold_allocation(copy);
-        during.launches = hold_allocation(launch);
-
         const auto hold_free = [&](auto&& call) {
             void* held = nullptr;
             check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); });
@@ -162,15 +162,9 @@ public:
             finish();
             return waited;
         };
-        DriverWaiters& freeing = lock.during_free_host;
-        freeing.host_alloc = hold_free([&] { mine = allocate(); });
-        freeing.free_host = hold_free([&] { check("cudaFreeHost", [&] { return cudaFreeHost(mine); }); });
-        freeing.host_register = hold_free([&] {
-            check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
-        });
-        freeing.host_unregister = hold_free([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); }); });
-        freeing.copies = hold_free(copy);
-        freeing.launches = hold_free(launch);
+        DriverLock lock;
+        lock.during_host_alloc = ask_each(hold_allocation);
+        lock.during_free_host = ask_each(hold_free);
 
         if (waits.free_host) {
             const auto hold_waiting_free = [&](auto&& call) {
@@ -182,6 +176,7 @@ public:
                 return waited;
             };
             DriverWaiters& behind = lock.while_free_waits;
+            void* mine = nullptr;
             behind.host_alloc = hold_waiting_free([&] { mine = allocate(); });
             check("cudaFreeHost", [&] { return cudaFreeHost(mine); });
             behind.host_register = hold_waiting_free([&] {
