@@ -170,8 +170,10 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory me
     std::vector<double> fill, collate, pin, free_us;
     std::thread worker([&] {
         const PageableBuffer samples = allocate_pageable(bytes);
-        const PageableBuffer pinned = allocate_pageable(bytes);
-        std::memset(pinned.get(), 0, bytes);  // a pool block: its pages long in place
+        // A pool block: its pages long in place, and, as cudaHostAlloc's, not the allocator's (it
+        // would take room in this thread's arena that the batches then lack).
+        const PageableBuffer pinned = allocate_batch(bytes, BatchMemory::NewPages);
+        std::memset(pinned.get(), 0, bytes);
         fill_sample(samples.get(), bytes, 0);
         PageableBuffer previous;
         const auto rate = [bytes](TimeNs start, TimeNs end) {

@@ -78,7 +78,12 @@ PageableBuffer allocate_pageable(std::size_t bytes) {
 }
 
 PageableBuffer allocate_batch(std::size_t bytes, BatchMemory memory) {
-    if (memory == BatchMemory::Allocator) return allocate_pageable(bytes);
+    if (memory == BatchMemory::Allocator) {
+        constexpr std::size_t kTorchCpuAlignment = 64;
+        void* ptr = std::aligned_alloc(kTorchCpuAlignment, (std::max<std::size_t>(bytes, 1) + 63) / 64 * 64);
+        if (ptr == nullptr) throw std::bad_alloc();
+        return PageableBuffer(static_cast<std::byte*>(ptr));
+    }
     const std::size_t length = round_to_pages(bytes == 0 ? 1 : bytes);
     void* ptr = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (ptr == MAP_FAILED) throw std::bad_alloc();

@@ -49,8 +49,10 @@ enum class BatchMemory : std::uint8_t {
     // reused moves with how many batches are alive and which thread frees them, and between glibc
     // versions), which no profile can say.
     NewPages,
-    // The loading thread's own batch with no workers: from the allocator, as torch.stack's is,
-    // which reuses the last batch's memory below its mmap threshold (calibrate measures it).
+    // The loading thread's own batch with no workers: from the allocator, as torch.stack's is, and
+    // aligned as PyTorch's CPU allocator aligns (64 bytes), so glibc reuses the last batch's memory
+    // below its mmap threshold as it does PyTorch's (calibrate measures it). Page alignment would
+    // not: glibc's threshold then never rises past the next request (glibc 2.36 maps every one).
     Allocator,
 };
 PageableBuffer allocate_batch(std::size_t bytes, BatchMemory memory);  // throws std::bad_alloc
