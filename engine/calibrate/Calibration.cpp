@@ -98,11 +98,10 @@ std::vector<std::size_t> batch_loop_sizes(const CalibrationOptions& options) {
 }
 
 // What the batch loops give: the rates at each batch size as factors against those at calibrate's
-// batch, and the cost of freeing a batch of each kind at each size.
+// batch, and the cost of the consumer freeing its own batch at each size.
 struct BatchLoopResults {
     HostSizeFactors factors;
     SizeCurve free_allocated_us;
-    SizeCurve free_new_pages_us;
 };
 
 // The batch loops at each size, in kLoadRounds interleaved rounds (quick: one), each figure the
@@ -113,7 +112,7 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
     const int rounds = quick ? 1 : kLoadRounds;
     const auto reference = static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), kCalibrationBatchBytes) - sizes.begin());
     std::vector<std::vector<double>> fill(sizes.size()), collate(sizes.size()), collate_new_pages(sizes.size()),
-        pin(sizes.size()), free_allocated(sizes.size()), free_new_pages(sizes.size());
+        pin(sizes.size()), free_allocated(sizes.size());
     for (int round = 0; round < rounds; ++round) {
         // Fill from the loop of the consumer's own batches; pin from the workers', whose pin copy
         // reads a batch collated earlier, as the pin thread does.
@@ -129,7 +128,6 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
             collate_new_pages[i].push_back(new_pages[i].collate_gb_per_s / new_pages[reference].collate_gb_per_s);
             pin[i].push_back(new_pages[i].pin_gb_per_s / new_pages[reference].pin_gb_per_s);
             free_allocated[i].push_back(allocated[i].free_us);
-            free_new_pages[i].push_back(new_pages[i].free_us);
         }
     }
     // A profile holds factors from 0.01 to 100.
@@ -140,10 +138,8 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
         factors.collate.push_back(factor(std::move(collate[i])));
         factors.collate_new_pages.push_back(factor(std::move(collate_new_pages[i])));
         factors.pin.push_back(factor(std::move(pin[i])));
-        for (SizeCurve* curve : {&results.free_allocated_us, &results.free_new_pages_us})
-            curve->sizes_bytes.push_back(static_cast<double>(sizes[i]));
+        results.free_allocated_us.sizes_bytes.push_back(static_cast<double>(sizes[i]));
         results.free_allocated_us.values.push_back(median(std::move(free_allocated[i])));
-        results.free_new_pages_us.values.push_back(median(std::move(free_new_pages[i])));
     }
     return results;
 }
@@ -291,6 +287,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     curve.pageable_h2d_large_bytes = static_cast<double>(kLargeBatchBytes);
     const double alone_alloc_us = std::max(median(samples.front().host_alloc_us), 1e-3);
     const double alone_register_us = std::max(median(samples.front().host_register_us), 1e-3);
+    const double alone_free_us = std::max(median(samples.front().free_us), 1e-3);
     for (std::size_t i = 0; i < thread_counts.size(); ++i) {
         Samples& at = samples[i];
         curve.others.push_back(thread_counts[i]);
@@ -300,7 +297,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
         curve.pageable_h2d.push_back(median(std::move(at.pageable)) / profile.h2d_pageable_gb_per_s.at(bytes));
         curve.pageable_h2d_large.push_back(median(std::move(at.pageable_large)) /
                                            profile.h2d_pageable_gb_per_s.at(static_cast<double>(kLargeBatchBytes)));
-        curve.free_pageable.push_back(median(std::move(at.free_us)) / std::max(profile.free_new_pages_us.at(bytes), 1e-3));
+        curve.free_pageable.push_back(median(std::move(at.free_us)) / alone_free_us);
         curve.host_alloc.push_back(median(std::move(at.host_alloc_us)) / alone_alloc_us);
         curve.host_register.push_back(median(std::move(at.host_register_us)) / alone_register_us);
     }
@@ -403,7 +400,11 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     BatchLoopResults loops = measure_batch_loops(batch_loop_sizes(options), options.quick);
     profile.by_batch_size = std::move(loops.factors);
     profile.free_pageable_us = std::move(loops.free_allocated_us);
-    profile.free_new_pages_us = std::move(loops.free_new_pages_us);
+    // A worker's batch is freed by the pin thread or the consumer, not the thread that wrote it.
+    for (const std::size_t bytes : batch_loop_sizes(options)) {
+        profile.free_new_pages_us.sizes_bytes.push_back(static_cast<double>(bytes));
+        profile.free_new_pages_us.values.push_back(measure_handed_over_free_us(bytes, kMemcpySamples, BatchMemory::NewPages));
+    }
     steps.next("host rates alone and under load");
     // Thread counts must start at 0: the idle rates are that point's.
     std::vector<int> counts = options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads;

@@ -47,7 +47,9 @@ struct HostLoadCurve {
     double pageable_h2d_large_bytes = 0;
     // The pageable H2D factor for a batch of `bytes` with `others` streaming.
     double pageable_h2d_at(double others, double bytes) const;
-    std::vector<double> free_pageable;     // cost factor of freeing its buffer (free_new_pages_us)
+    // Cost factor of freeing a batch (free_new_pages_us, free_pageable_us) against the same free
+    // with none busy (1 with no others, but in profiles calibrated before 2026-11-26 evening).
+    std::vector<double> free_pageable;
     // Page-locking calls while others stream (they fault pages and take the memory map's lock the
     // others' page faults need), cost factors against the same calls alone; optional (empty: 1):
     std::vector<double> host_alloc;     // cudaHostAlloc then cudaFreeHost (host_alloc_us, free_host_us)
@@ -178,9 +180,13 @@ struct HardwareProfile {
     SizeCurve free_host_us;                 // cudaFreeHost
     SizeCurve host_register_us;             // cudaHostRegister
     SizeCurve host_unregister_us;           // cudaHostUnregister
-    SizeCurve free_pageable_us;             // freeing a batch from the allocator (BatchMemory::Allocator); empty: free
-    // Freeing a worker's batch of new pages (munmap at every size); empty (profiles calibrated
-    // before 2026-11-26): free_pageable_us's points from 32 MiB on, where glibc maps every batch too.
+    // The consumer freeing its own batch from the allocator (BatchMemory::Allocator); empty: free.
+    SizeCurve free_pageable_us;
+    // Freeing a worker's batch of new pages (munmap at every size) on another thread than the
+    // worker's, as the pin thread or the consumer does (calibrated before 2026-11-26 evening: on the
+    // thread that wrote it, under_load.free_pageable's first factor holding the difference); empty
+    // (calibrated before 2026-11-26): free_pageable_us's points from 32 MiB on, where glibc maps
+    // every batch too.
     SizeCurve free_new_pages_us;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;

@@ -202,6 +202,7 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
         EXPECT_GT((*factors)[1], 0.0);  // measured on this machine: how much it slows is its own
     }
     ASSERT_EQ(curve.free_pageable.size(), 2u);
+    EXPECT_DOUBLE_EQ(curve.free_pageable[0], 1.0);  // against the same free with none busy
     EXPECT_GT(curve.free_pageable[1], 0.0);
     EXPECT_GT(profile.fill_gb_per_s, 0.0);
     // Frees are timed in the batch loops, at their sizes.
