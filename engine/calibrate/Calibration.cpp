@@ -27,9 +27,11 @@ namespace {
 constexpr std::size_t kMinCopyBytes = 64 * 1024;
 constexpr std::size_t kMaxCopyBytes = std::size_t{1} << 30;
 constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the h200-pcie5 profile states the pageable hold at
-// 4 and 8 MiB: where cudaHostAlloc turns from the driver's cached blocks (2 us at 1 MiB on the H200)
-// to mapping and locking every page (4 ms at 16 MiB), a bend no interpolation between them finds.
-constexpr std::array<std::size_t, 6> kCostSizes{kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, kCalibrationBatchBytes, 128 * kMiB};
+// 2, 4 and 8 MiB: where cudaHostAlloc turns from the driver's cached blocks (2 us at 1 MiB on the
+// H200 and the H100) to mapping and locking every page (4 ms at 16 MiB), a bend no interpolation
+// between them finds (a 1.4 MB batch's cudaHostAlloc bounded a pin_mode alloc cell on the H100).
+constexpr std::array<std::size_t, 7> kCostSizes{kMiB,      2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, kCalibrationBatchBytes,
+                                                128 * kMiB};
 // Batch sizes a worker's rates are measured at (validate draws batches from 1 to 256 MB). 31 and
 // 33 MiB straddle glibc's largest mmap threshold (32 MiB), above which the allocator's batches are
 // always new pages, a step no interpolation between 16 MiB and calibrate's batch finds.
@@ -158,16 +160,24 @@ SizeCurve curve_of(const BandwidthResult& result, CopyDirection direction, HostM
     return curve;
 }
 
-// One probe call per size, both of its figures kept: the page-locking call's cost curve and the
-// cost curve of the call that undoes it.
+// The probe's call at each size in kLoadRounds rounds that visit the sizes in turn (a VM's
+// page locking changed up to 10x between calibrations minutes apart, and the samples of one call
+// come back to back), both figures kept, each the median of its rounds: the page-locking call's
+// cost curve and that of the call that undoes it.
 template <typename Measure>
 std::pair<SizeCurve, SizeCurve> pin_cost_curves(Measure&& measure) {
+    std::vector<std::vector<double>> pins(kCostSizes.size()), unpins(kCostSizes.size());
+    for (int round = 0; round < kLoadRounds; ++round)
+        for (std::size_t i = 0; i < kCostSizes.size(); ++i) {
+            const PinCosts costs = measure(kCostSizes[i]);
+            pins[i].push_back(costs.pin_us);
+            unpins[i].push_back(costs.unpin_us);
+        }
     SizeCurve pin, unpin;
-    for (const std::size_t bytes : kCostSizes) {
-        const PinCosts costs = measure(bytes);
-        for (SizeCurve* curve : {&pin, &unpin}) curve->sizes_bytes.push_back(static_cast<double>(bytes));
-        pin.values.push_back(costs.pin_us);
-        unpin.values.push_back(costs.unpin_us);
+    for (std::size_t i = 0; i < kCostSizes.size(); ++i) {
+        for (SizeCurve* curve : {&pin, &unpin}) curve->sizes_bytes.push_back(static_cast<double>(kCostSizes[i]));
+        pin.values.push_back(median(std::move(pins[i])));
+        unpin.values.push_back(median(std::move(unpins[i])));
     }
     return {std::move(pin), std::move(unpin)};
 }
@@ -217,17 +227,18 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
             " samples, CUDA events, each copy traced as in a run); how one loader thread's fill, collate and pin "
             "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
-            format_size(kCalibrationBatchBytes) + ", and what freeing a batch costs at each size (batches in a row on a "
-            "thread of its own: the consumer's own from the allocator, pinned and freed before the next, as with no "
-            "workers, and a worker's on new pages, pinned and freed after the next is collated: the caches, page "
-            "faults, and the allocator's reuse of freed batches); how long a pageable " + format_size(kHoldBytes) +
+            format_size(kCalibrationBatchBytes) + " (batches in a row on a thread of its own: the consumer's own from the "
+            "allocator, pinned and freed before the next, as with no workers, and a worker's on new pages, pinned "
+            "after the next is collated: the caches, page faults, and the allocator's reuse of freed batches), what "
+            "freeing the consumer's own batch costs there at each size, and what freeing a worker's costs at each size "
+            "on another thread than the one that wrote it (median of " + std::to_string(kMemcpySamples) + "); how long a pageable " + format_size(kHoldBytes) +
             " copy holds the host (" + format_fixed(measured_hold_fraction, 2) + " of the copy" +
             (measured_hold_fraction > 1 ? ", recorded as 1" : "") + "); whether a pageable copy of " +
             format_size(kCalibrationBatchBytes) + " overlaps a running kernel (" +
             (profile.pageable_overlaps_compute ? "yes" : "no") +
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             format_size(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
-            ", and which of them wait for the GPU to finish the work queued before them (" +
+            " (median of " + std::to_string(kLoadRounds) + " rounds that visit the sizes in turn), and which of them wait for the GPU to finish the work queued before them (" +
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +

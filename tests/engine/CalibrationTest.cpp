@@ -143,7 +143,7 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_DOUBLE_EQ(profile.memcpy_to_pinned_gb_per_s, 14.2);
     EXPECT_EQ(profile.host_cores, count_host_cores().cores);
     EXPECT_GT(profile.memcpy_gb_per_s, 0);
-    ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 6u);
+    ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 7u);
     EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + kCalibrationBatchBytes / kMiB * 260);
     EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
     EXPECT_DOUBLE_EQ(profile.host_register_us.at(128 * kMiB), 15 + 128 * 115);
@@ -205,7 +205,7 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     EXPECT_DOUBLE_EQ(curve.free_pageable[0], 1.0);  // against the same free with none busy
     EXPECT_GT(curve.free_pageable[1], 0.0);
     EXPECT_GT(profile.fill_gb_per_s, 0.0);
-    // Frees are timed in the batch loops, at their sizes.
+    // Frees are timed at the batch loops' sizes.
     EXPECT_EQ(profile.free_pageable_us.sizes_bytes, profile.by_batch_size.sizes_bytes);
     EXPECT_EQ(profile.free_new_pages_us.sizes_bytes, profile.by_batch_size.sizes_bytes);
     EXPECT_NE(profile.source.find("while 0 and 1 other threads"), std::string::npos) << profile.source;
@@ -214,14 +214,15 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
 
 TEST(Calibration, MeasuresPageLockingUnderLoadAsCostFactors) {
     FakeProbe probe;
-    // The cost curve's call at the batch size, then three rounds over 0 and 1 other threads: with
-    // one other streaming, cudaHostAlloc and cudaFreeHost cost 3 times as much, register twice.
-    probe.alloc_scales = {1, 1, 3, 1, 3, 1, 3};
-    probe.register_scales = {1, 1, 2, 1, 2, 1, 2};
+    // The cost curve's three rounds' calls at the batch size, then three rounds over 0 and 1 other
+    // threads: with one other streaming, cudaHostAlloc and cudaFreeHost cost 3 times as much,
+    // register twice.
+    probe.alloc_scales = {1, 1, 1, 1, 3, 1, 3, 1, 3};
+    probe.register_scales = {1, 1, 1, 1, 2, 1, 2, 1, 2};
     CalibrationOptions options = test_options();
     options.load_threads = {0, 1};
     const HardwareProfile profile = calibrate_profile(probe, options, nullptr);
-    EXPECT_EQ(probe.alloc_calls, 7u);
+    EXPECT_EQ(probe.alloc_calls, 9u);
     EXPECT_EQ(profile.under_load.host_alloc, (std::vector<double>{1.0, 3.0}));
     EXPECT_EQ(profile.under_load.host_register, (std::vector<double>{1.0, 2.0}));
     EXPECT_NE(profile.source.find("cudaHostAlloc with cudaFreeHost and its cudaHostRegister with cudaHostUnregister cost"),
@@ -321,7 +322,7 @@ TEST(Calibration, HoldBeyondTheCopyIsCappedAndSaid) {
 TEST(Calibration, SourceTextGivesSizesExactly) {
     FakeProbe probe;
     const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
-    for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 4 MiB, 8 MiB, 16 MiB, 38535168 bytes and 128 MiB",
+    for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 2 MiB, 4 MiB, 8 MiB, 16 MiB, 38535168 bytes and 128 MiB (median of 3 rounds",
                              "from 1 MiB to 38535168 bytes (3 sizes), against 38535168 bytes",
                              "pageable to pageable (4 MiB buffers"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;
