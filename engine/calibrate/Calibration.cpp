@@ -282,7 +282,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable_large.push_back(probe.pageable_h2d_gb_per_s(kLargeBatchBytes, BatchState::InMemory));
-            at.free_us.push_back(measure_handed_over_free_us(kCalibrationBatchBytes, kMemcpySamples, BatchMemory::NewPages));
+            at.free_us.push_back(measure_handed_over_free_us(kCalibrationBatchBytes, kMemcpySamples));
             // A batch's page locking and its undoing, as pin_mode alloc and register pay them per batch.
             const PinCosts alloc = probe.host_alloc_free_us(kCalibrationBatchBytes);
             at.host_alloc_us.push_back(alloc.pin_us + alloc.unpin_us);
@@ -414,7 +414,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     // A worker's batch is freed by the pin thread or the consumer, not the thread that wrote it.
     for (const std::size_t bytes : batch_loop_sizes(options)) {
         profile.free_new_pages_us.sizes_bytes.push_back(static_cast<double>(bytes));
-        profile.free_new_pages_us.values.push_back(measure_handed_over_free_us(bytes, kMemcpySamples, BatchMemory::NewPages));
+        profile.free_new_pages_us.values.push_back(measure_handed_over_free_us(bytes, kMemcpySamples));
     }
     steps.next("host rates alone and under load");
     // Thread counts must start at 0: the idle rates are that point's.

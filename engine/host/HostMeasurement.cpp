@@ -121,9 +121,8 @@ void evict_caches() {
 
 namespace {
 
-// `count` batches collated by a thread kept off the calling thread's CPU, as a worker's are.
-std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, std::size_t bytes, int count,
-                                                    BatchMemory memory) {
+// `count` batches of new pages collated by a thread kept off the calling thread's CPU, as a worker's are.
+std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, std::size_t bytes, int count) {
     cpu_set_t elsewhere;
     const int here = sched_getcpu();
     const bool can_move = sched_getaffinity(0, sizeof(elsewhere), &elsewhere) == 0 && here >= 0 &&
@@ -132,7 +131,7 @@ std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, s
     std::vector<PageableBuffer> batches;
     std::thread worker([&] {
         if (can_move) sched_setaffinity(0, sizeof(elsewhere), &elsewhere);  // best effort
-        for (int i = 0; i < count; ++i) batches.push_back(collated_batch(samples, bytes, memory));
+        for (int i = 0; i < count; ++i) batches.push_back(collated_batch(samples, bytes, BatchMemory::NewPages));
     });
     worker.join();
     return batches;
@@ -140,12 +139,12 @@ std::vector<PageableBuffer> batches_from_another_cpu(const std::byte* samples, s
 
 }  // namespace
 
-double measure_handed_over_free_us(std::size_t bytes, int samples, BatchMemory memory) {
+double measure_handed_over_free_us(std::size_t bytes, int samples) {
     bytes = std::max<std::size_t>(bytes, 1);
     samples = std::max(1, samples);
     const PageableBuffer source = allocate_pageable(bytes);
     std::memset(source.get(), 1, bytes);
-    std::vector<PageableBuffer> handed_over = batches_from_another_cpu(source.get(), bytes, samples, memory);
+    std::vector<PageableBuffer> handed_over = batches_from_another_cpu(source.get(), bytes, samples);
     evict_caches();
     std::vector<double> costs;
     for (PageableBuffer& batch : handed_over) {

@@ -43,12 +43,11 @@ double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 // work costs): the median of `samples`, in GB/s.
 double measure_fill_gb_per_s(std::size_t bytes, int samples);
 
-// Freeing a batch of `bytes` from `memory` that another thread on another CPU allocated and wrote,
-// then pushed out of the caches, as a pin thread frees a worker's (new pages: munmap, a TLB
+// Freeing a worker's batch of `bytes` (new pages) that another thread on another CPU allocated and
+// wrote, then pushed out of the caches, as the pin thread or the consumer frees it: munmap, a TLB
 // shootdown on every CPU the process runs on, and pages returned to the kernel's allocator from
-// this CPU, which costs more when another CPU took them; from the allocator: the same where glibc
-// maps it, next to nothing where it keeps it for the next): the median of `samples`, in us.
-double measure_handed_over_free_us(std::size_t bytes, int samples, BatchMemory memory);
+// this CPU, which costs more when another CPU took them. The median of `samples`, in us.
+double measure_handed_over_free_us(std::size_t bytes, int samples);
 
 // Writes a buffer four times the largest cache (memcpy_buffer_bytes), so that what was there
 // before is read from memory next, as a batch that waited in a queue while workers streamed is.

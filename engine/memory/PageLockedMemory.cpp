@@ -80,7 +80,7 @@ PageableBuffer allocate_pageable(std::size_t bytes) {
 PageableBuffer allocate_batch(std::size_t bytes, BatchMemory memory) {
     if (memory == BatchMemory::Allocator) {
         constexpr std::size_t kTorchCpuAlignment = 64;
-        void* ptr = std::aligned_alloc(kTorchCpuAlignment, (std::max<std::size_t>(bytes, 1) + 63) / 64 * 64);
+        void* ptr = std::aligned_alloc(kTorchCpuAlignment, (std::max<std::size_t>(bytes, 1) + kTorchCpuAlignment - 1) / kTorchCpuAlignment * kTorchCpuAlignment);
         if (ptr == nullptr) throw std::bad_alloc();
         return PageableBuffer(static_cast<std::byte*>(ptr));
     }
