@@ -24,6 +24,7 @@
 #include "engine/device/factory/CalibrationProbeFactory.h"
 #include "engine/device/factory/DeviceFactory.h"
 #include "engine/text/TextFormat.h"
+#include "engine/validate/HostReading.h"
 #include "engine/validate/ValidationReport.h"
 #include "engine/text/UntrustedText.h"
 #include "engine/clock/SteadyClock.h"
@@ -58,9 +59,10 @@ public:
         std::error_code ignored;
         if (!temporary_.empty()) std::filesystem::remove(temporary_, ignored);
     }
-    void use(std::string device, std::string name) {
+    void use(std::string device, std::string name, const HardwareProfile& profile) {
         device_ = std::move(device);
         name_ = std::move(name);
+        host_ = host_reading_of(profile);
     }
     void write(const HardwareProfile& profile, const std::string& out) {
         std::string path = out;
@@ -73,13 +75,16 @@ public:
         export_profile(path, profile);
         device_ = "emulated:" + path;
         name_ = "emulated:" + profile.name;
+        host_ = host_reading_of(profile);
     }
     const std::string& device() const { return device_; }
     const std::string& name() const { return name_; }  // for the report's column
+    const HostReading& host() const { return host_; }  // the host figures the profile states
 
 private:
     std::string device_;
     std::string name_;
+    HostReading host_;
     std::string temporary_;
 };
 
@@ -229,7 +234,8 @@ int ValidateCommand::execute() const {
         model.write(calibrate_here(device_, command_line_), profile_out_);
     else
         model.use(profile_.empty() ? device_ : "emulated:" + profile_,
-                  profile_.empty() ? device_ + " (model)" : "emulated:" + profile_);
+                  profile_.empty() ? device_ + " (model)" : "emulated:" + profile_,
+                  load_profile(profile_.empty() ? (choice->profile.empty() ? kDefaultProfile : choice->profile) : profile_));
 
     LoaderConfig base;
     base.seconds = *seconds;
@@ -266,6 +272,8 @@ int ValidateCommand::execute() const {
     std::vector<CellRates> rates;
     for (std::size_t k = 0; k < drawn.size() && !RunDriver::interrupted(); ++k) {
         std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << " ... " << std::flush;
+        // The host as it is now, before the cell's runs (about half a second): how far it has moved.
+        const std::optional<HostReading> host = on_gpu ? std::optional<HostReading>(read_host()) : std::nullopt;
         std::vector<double> real;
         for (std::size_t run = 0; !earlier && run < *repeat; ++run) {
             const std::optional<double> rate = measure(drawn[k].config, device_, k);
@@ -280,6 +288,7 @@ int ValidateCommand::execute() const {
         }
         CellRates cell = earlier ? earlier->rates[k] : real_runs(real, *emulated);
         cell.emulated = *emulated;
+        if (host) cell.host = host;
         std::cerr << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated) << " batches/s ("
                   << format_error(cell)
                   << (cell.real_count > 1 ? ", spread on " + printable(real_name) + " " + format_fixed(cell.real_spread * 100, 1) + " %" : "")
@@ -290,7 +299,7 @@ int ValidateCommand::execute() const {
     if (RunDriver::interrupted())
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
 
-    std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name())) << std::flush;
+    std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name()), model.host()) << std::flush;
     // What was found goes into the profile's trust: only a validation of every cell drawn.
     if (!RunDriver::interrupted() && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
         const ValidationSummary summary = summarize_validation(done, rates);

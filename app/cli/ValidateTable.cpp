@@ -21,6 +21,36 @@ std::string side(int faster, std::size_t first, std::size_t second) {
     return "cell " + std::to_string((faster < 0 ? first : second) + 1) + " faster";
 }
 
+// "4.59 to 6.00 GB/s; the profile's 5.80 (-21 % to +3 %)".
+std::string host_figure(double lowest, double highest, double profile, int decimals, const std::string& unit) {
+    std::string text = format_fixed(lowest, decimals) + " to " + format_fixed(highest, decimals) + " " + unit;
+    if (!(profile > 0)) return text + "; the profile states none";
+    const auto percent = [&](double value) {
+        const double change = (value - profile) / profile * 100;
+        return (change >= 0 ? "+" : "") + format_fixed(change, 0) + " %";
+    };
+    return text + "; the profile's " + format_fixed(profile, decimals) + " (" + percent(lowest) + " to " +
+           percent(highest) + ")";
+}
+
+std::string host_drift_text(const std::vector<CellRates>& rates, const std::string& real_name,
+                            const std::string& model_name, const HostReading& model_host) {
+    std::vector<HostReading> readings;
+    for (const CellRates& r : rates)
+        if (r.host) readings.push_back(*r.host);
+    const std::optional<HostRange> range = host_range(readings);
+    if (!range) return "";
+    const HostReading& lo = range->lowest;
+    const HostReading& hi = range->highest;
+    return "the host before each of " + std::to_string(readings.size()) + " cells on " + real_name +
+           " (read as calibrate measures it), against the profile of " + model_name + ":\n" +
+           "  filling samples: " + host_figure(lo.fill_gb_per_s, hi.fill_gb_per_s, model_host.fill_gb_per_s, 2, "GB/s") +
+           "\n  collating into new pages: " +
+           host_figure(lo.first_touch_gb_per_s, hi.first_touch_gb_per_s, model_host.first_touch_gb_per_s, 2, "GB/s") +
+           "\n  freeing a worker's " + format_size(kHostReadingFreeBytes) + " batch: " +
+           host_figure(lo.free_us, hi.free_us, model_host.free_us, 0, "us") + "\n";
+}
+
 }  // namespace
 
 std::string format_error(const CellRates& rates) {
@@ -30,7 +60,8 @@ std::string format_error(const CellRates& rates) {
 }
 
 std::string format_validation_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
-                                     const std::string& real_name, const std::string& model_name) {
+                                     const std::string& real_name, const std::string& model_name,
+                                     const HostReading& model_host) {
     const bool repeated = std::any_of(rates.begin(), rates.end(), [](const CellRates& r) { return r.real_count > 1; });
     std::vector<std::vector<std::string>> rows{{"cell", "pair", "configuration", real_name, model_name, "error"}};
     if (repeated) rows.front().push_back("spread on " + real_name);
@@ -73,7 +104,7 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
     if (s.real_overlaps > 0)
         out += "; " + std::to_string(s.real_overlaps) + " pair(s) whose runs on " + real_name +
                " overlap left out (it did not tell them apart)";
-    return out + '\n';
+    return out + '\n' + host_drift_text(rates, real_name, model_name, model_host);
 }
 
 }  // namespace pinscope::cli

@@ -13,8 +13,10 @@ namespace pinscope::cli {
 std::string format_error(const CellRates& rates);
 
 // `real_name`: what the real column is ("cuda:0", "emulated:h100-pcie5"); `model_name`: the
-// emulated device's ("emulated:validate-calibrated").
+// emulated device's ("emulated:validate-calibrated"); `model_host`: the host figures its profile
+// states, against which the cells' host readings (if any) are set.
 std::string format_validation_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
-                                     const std::string& real_name, const std::string& model_name);
+                                     const std::string& real_name, const std::string& model_name,
+                                     const HostReading& model_host);
 
 }  // namespace pinscope::cli

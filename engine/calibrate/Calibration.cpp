@@ -27,11 +27,12 @@ namespace {
 constexpr std::size_t kMinCopyBytes = 64 * 1024;
 constexpr std::size_t kMaxCopyBytes = std::size_t{1} << 30;
 constexpr std::size_t kHoldBytes = 16 * kMiB;  // the size the h200-pcie5 profile states the pageable hold at
-// 2, 4 and 8 MiB: where cudaHostAlloc turns from the driver's cached blocks (2 us at 1 MiB on the
-// H200 and the H100) to mapping and locking every page (4 ms at 16 MiB), a bend no interpolation
-// between them finds (a 1.4 MB batch's cudaHostAlloc bounded a pin_mode alloc cell on the H100).
-constexpr std::array<std::size_t, 7> kCostSizes{kMiB,      2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB, kCalibrationBatchBytes,
-                                                128 * kMiB};
+// Dense from 1 to 8 MiB: there cudaHostAlloc turns from the driver's cached blocks (2 us at 1 MiB on
+// the H200 and the H100) to mapping and locking every page (0.6 ms at 2 MiB), a bend no
+// interpolation finds. On the H100 a 1.4 MB batch's cudaHostAlloc took 0.85 ms, more than 2 MiB's,
+// where the curve through 1 and 2 MiB said 0.24 ms; its cudaFreeHost 0.29 ms, again 2 MiB's.
+constexpr std::array<std::size_t, 9> kCostSizes{kMiB,      kMiB + kMiB / 16, kMiB + kMiB / 2,        2 * kMiB, 4 * kMiB,
+                                                8 * kMiB,  16 * kMiB,        kCalibrationBatchBytes, 128 * kMiB};
 // Batch sizes a worker's rates are measured at (validate draws batches from 1 to 256 MB). 31 and
 // 33 MiB straddle glibc's largest mmap threshold (32 MiB), above which the allocator's batches are
 // always new pages, a step no interpolation between 16 MiB and calibrate's batch finds.

@@ -27,6 +27,7 @@ constexpr const char* kRequired[] = {"cell",         "pair_of",      "changed", 
                                      "prefetch_factor", "pin_memory", "pin_mode",         "non_blocking",
                                      "gpu_us_per_batch", "real_batches_per_s"};
 constexpr const char* kRealRuns[] = {"real_runs", "real_spread_percent", "real_slowest", "real_fastest"};
+constexpr const char* kHost[] = {"host_fill_gb_per_s", "host_first_touch_gb_per_s", "host_free_16mib_us"};
 
 constexpr std::size_t kMaxDimensions = 8;  // LoaderConfig's sample_shape
 
@@ -139,7 +140,11 @@ RecordedValidation parse_validation_csv(const std::string& text) {
     for (const char* column : kRequired)
         if (!columns.count(column) || columns.size() != names.size())
             throw ConfigError(ConfigIssue{"line 1", "'" + printable(header, kEchoChars - 10) + "'", expected});
-    const bool repeated = std::all_of(std::begin(kRealRuns), std::end(kRealRuns), [&](const char* c) { return columns.count(c) > 0; });
+    const auto has_all = [&](const auto& wanted) {
+        return std::all_of(std::begin(wanted), std::end(wanted), [&](const char* c) { return columns.count(c) > 0; });
+    };
+    const bool repeated = has_all(kRealRuns);
+    const bool host_read = has_all(kHost);
 
     RecordedValidation recorded;
     std::string line;
@@ -170,6 +175,13 @@ RecordedValidation parse_validation_csv(const std::string& text) {
             rates.real_spread = row.number("real_spread_percent", 0, 1e6, "a percentage, 0 or more") / 100;
             rates.real_slowest = row.number("real_slowest", 0, 1e9, "batches per second, 0 or more");
             rates.real_fastest = row.number("real_fastest", 0, 1e9, "batches per second, 0 or more");
+        }
+        if (host_read && !row.text("host_fill_gb_per_s").empty()) {
+            HostReading host;
+            host.fill_gb_per_s = row.number("host_fill_gb_per_s", 0, 1e6, "GB/s, 0 or more");
+            host.first_touch_gb_per_s = row.number("host_first_touch_gb_per_s", 0, 1e6, "GB/s, 0 or more");
+            host.free_us = row.number("host_free_16mib_us", 0, 1e9, "microseconds, 0 or more");
+            rates.host = host;
         }
         recorded.cells.push_back(std::move(cell));
         recorded.rates.push_back(rates);

@@ -19,9 +19,10 @@ struct RecordedValidation {
 };
 
 // `text`: what validate --csv wrote (files of before real_runs and real_slowest were written are
-// read too: one run each). Throws ConfigError naming the line and column, and what is allowed,
-// for anything else: an unknown header, a value its column does not allow, a configuration
-// validation refuses, more than kMaxRecordedCells cells or fewer than two.
+// read too: one run each; so are those without the host_ columns: no host readings). Throws
+// ConfigError naming the line and column, and what is allowed, for anything else: an unknown
+// header, a value its column does not allow, a configuration validation refuses, more than
+// kMaxRecordedCells cells or fewer than two.
 RecordedValidation parse_validation_csv(const std::string& text);
 
 }  // namespace pinscope

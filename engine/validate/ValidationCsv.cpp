@@ -23,7 +23,11 @@ void write_validation_csv(std::ostream& out, const std::vector<ValidationCell>& 
             << (error ? format_fixed(*error * 100, 2) : "") << ',' << rates[k].real_count << ','
             << (rates[k].real_count > 1 ? format_fixed(rates[k].real_spread * 100, 2) : "") << ','
             << (rates[k].real_count > 1 ? format_fixed(rates[k].real_slowest, 3) : "") << ','
-            << (rates[k].real_count > 1 ? format_fixed(rates[k].real_fastest, 3) : "") << '\n';
+            << (rates[k].real_count > 1 ? format_fixed(rates[k].real_fastest, 3) : "") << ',';
+        const std::optional<HostReading>& host = rates[k].host;
+        out << (host ? format_fixed(host->fill_gb_per_s, 3) : "") << ','
+            << (host ? format_fixed(host->first_touch_gb_per_s, 3) : "") << ','
+            << (host ? format_fixed(host->free_us, 1) : "") << '\n';
     }
 }
 

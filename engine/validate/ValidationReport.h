@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/validate/HostReading.h"
 #include "engine/validate/ValidationCells.h"
 
 namespace pinscope {
@@ -23,6 +24,8 @@ struct CellRates {
     double real_spread = 0;
     double real_slowest = 0;  // the slowest and fastest of those runs
     double real_fastest = 0;
+    // The host read just before the cell's runs on the real device (a GPU): how far it had moved.
+    std::optional<HostReading> host = std::nullopt;
 };
 
 // The median of one cell's runs on the real device, with their spread.

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/device/HardwareProfile.h"
+#include "engine/text/TextFormat.h"
 #include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
@@ -108,6 +110,29 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
               std::string::npos)
         << again.out;
     EXPECT_EQ(again.err.find("seed"), std::string::npos) << "no cell was drawn: " << again.err;
+    EXPECT_EQ(result.out.find("the host before"), std::string::npos) << "an emulated device has no host to read";
+}
+
+TEST(CliValidate, TheHostReadBeforeTheCellsIsSetAgainstTheProfilesOwnFigures) {
+    TempDir dir;
+    const std::string path = dir.file("cells.csv");
+    std::ofstream(path, std::ios::binary)
+        << "cell,pair_of,changed,batch_size,sample_shape,dtype,batch_bytes,cpu_us_per_sample,num_workers,"
+           "prefetch_factor,pin_memory,pin_mode,non_blocking,gpu_us_per_batch,real_batches_per_s,"
+           "emulated_batches_per_s,error_percent,real_runs,real_spread_percent,real_slowest,real_fastest,"
+           "host_fill_gb_per_s,host_first_touch_gb_per_s,host_free_16mib_us\n"
+           "1,,,16,3x224x224,f32,9633792,0.0,2,2,on,pool,on,2000.0,300.0,,,1,,,,4.000,1.500,900.0\n"
+           "2,1,num_workers,16,3x224x224,f32,9633792,0.0,4,2,on,pool,on,2000.0,320.0,,,1,,,,6.000,1.250,2700.0\n";
+    const CliResult result = run_cli({"validate", "--against", path, "--profile", "h100-pcie5", "--seconds", "0.5"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const HardwareProfile profile = load_profile("h100-pcie5");
+    const std::string fill = format_fixed(profile.fill_gb_per_s, 2);
+    EXPECT_NE(result.out.find("the host before each of 2 cells on recorded (read as calibrate measures it), against the "
+                              "profile of emulated:h100-pcie5:\n  filling samples: 4.00 to 6.00 GB/s; the profile's " + fill),
+              std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("  collating into new pages: 1.25 to 1.50 GB/s; the profile's "), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("  freeing a worker's 16 MiB batch: 900 to 2700 us"), std::string::npos) << result.out;
 }
 
 TEST(CliValidate, ABadRecordedFileExitsTwoNamingTheLineAndColumn) {

@@ -143,7 +143,7 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_DOUBLE_EQ(profile.memcpy_to_pinned_gb_per_s, 14.2);
     EXPECT_EQ(profile.host_cores, count_host_cores().cores);
     EXPECT_GT(profile.memcpy_gb_per_s, 0);
-    ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 7u);
+    ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 9u);
     EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + kCalibrationBatchBytes / kMiB * 260);
     EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
     EXPECT_DOUBLE_EQ(profile.host_register_us.at(128 * kMiB), 15 + 128 * 115);
@@ -314,7 +314,7 @@ TEST(Calibration, HoldBeyondTheCopyIsCappedAndSaid) {
 TEST(Calibration, SourceTextGivesSizesExactly) {
     FakeProbe probe;
     const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
-    for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 2 MiB, 4 MiB, 8 MiB, 16 MiB, 38535168 bytes and 128 MiB (median of 3 rounds",
+    for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 1114112 bytes, 1572864 bytes, 2 MiB, 4 MiB, 8 MiB, 16 MiB, 38535168 bytes and 128 MiB (median of 3 rounds",
                              "from 1 MiB to 38535168 bytes (3 sizes), against 38535168 bytes",
                              "pageable to pageable (4 MiB buffers"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;

@@ -17,8 +17,10 @@ TEST(RecordedValidation, ReadsBackWhatValidateWrote) {
     base.batches.reset();
     const std::vector<ValidationCell> cells = draw_cells(base, 12, 7);
     std::vector<CellRates> rates;
-    for (std::size_t k = 0; k < cells.size(); ++k)
+    for (std::size_t k = 0; k < cells.size(); ++k) {
         rates.push_back(real_runs({100.0 + static_cast<double>(k), 110.5 + static_cast<double>(k)}, 50.0));
+        if (k % 2 == 0) rates.back().host = HostReading{4.25 + static_cast<double>(k), 1.625, 1234.5};
+    }
     std::ostringstream out;
     write_validation_csv(out, cells, rates);
 
@@ -37,6 +39,7 @@ TEST(RecordedValidation, ReadsBackWhatValidateWrote) {
         EXPECT_NEAR(read.rates[k].real_fastest, rates[k].real_fastest, 1e-3);
         EXPECT_NEAR(read.rates[k].real_spread, rates[k].real_spread, 1e-4);
         EXPECT_EQ(read.rates[k].emulated, 0.0);  // the caller runs the emulated side
+        EXPECT_EQ(read.rates[k].host, rates[k].host) << "the host read before cell " << k + 1;
     }
 }
 
@@ -59,6 +62,7 @@ TEST(RecordedValidation, AFileOfBeforeTheRunsColumnsIsOneRunPerCellAndCrLfIsRead
     EXPECT_DOUBLE_EQ(read.rates[0].real, 310.958);
     EXPECT_EQ(read.rates[0].real_count, 1u);
     EXPECT_EQ(read.rates[0].real_spread, 0.0);
+    EXPECT_FALSE(read.rates[0].host.has_value());
 }
 
 }  // namespace

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/validate/HostReading.h"
+
+#include <algorithm>
+
+#include "engine/host/HostMeasurement.h"
+
+namespace pinscope {
+namespace {
+constexpr int kSamples = 5;
+}  // namespace
+
+HostReading read_host() {
+    HostReading reading;
+    reading.fill_gb_per_s = measure_fill_gb_per_s(kCalibrationBatchBytes, kSamples);
+    reading.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kSamples);
+    reading.free_us = measure_handed_over_free_us(kHostReadingFreeBytes, kSamples);
+    return reading;
+}
+
+HostReading host_reading_of(const HardwareProfile& profile) {
+    HostReading reading;
+    reading.fill_gb_per_s = profile.fill_gb_per_s;
+    reading.first_touch_gb_per_s = profile.first_touch_gb_per_s;
+    if (!profile.free_new_pages_us.empty())
+        reading.free_us = profile.free_new_pages_us.scaled_at(static_cast<double>(kHostReadingFreeBytes));
+    return reading;
+}
+
+std::optional<HostRange> host_range(const std::vector<HostReading>& readings) {
+    if (readings.empty()) return std::nullopt;
+    HostRange range{readings.front(), readings.front()};
+    for (const HostReading& r : readings) {
+        for (auto field : {&HostReading::fill_gb_per_s, &HostReading::first_touch_gb_per_s, &HostReading::free_us}) {
+            range.lowest.*field = std::min(range.lowest.*field, r.*field);
+            range.highest.*field = std::max(range.highest.*field, r.*field);
+        }
+    }
+    return range;
+}
+
+}  // namespace pinscope

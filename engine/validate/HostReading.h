@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The host figures that move while a machine is shared, read the way calibrate measures them: on
+// the H100 cloud VMs filling read 2.3 GB/s in a VM's first minute and 4.6 to 6.0 GB/s after, and
+// freeing a worker's 16 MiB batch 1.3 ms, then 3 ms five minutes later, while a profile holds one
+// moment's. validate reads them before each cell, to say how far the host moved from the profile
+// the emulated device runs: errors within that drift are the host's as much as the model's.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "engine/device/HardwareProfile.h"
+#include "engine/text/Units.h"
+
+namespace pinscope {
+
+inline constexpr std::size_t kHostReadingFreeBytes = 16 * kMiB;
+
+struct HostReading {
+    double fill_gb_per_s = 0;         // a thread filling samples (the profile's fill_gb_per_s)
+    double first_touch_gb_per_s = 0;  // collating into a batch's new pages (first_touch_gb_per_s)
+    double free_us = 0;               // freeing a worker's batch of kHostReadingFreeBytes; 0: not stated
+    bool operator==(const HostReading&) const = default;
+};
+
+// Measured here and now, in about half a second: each figure the median of 5 samples, as calibrate
+// takes them (kCalibrationBatchBytes for filling and collating).
+HostReading read_host();
+
+// The same figures as `profile` states them (free_us 0 where it states no free of a worker's batch).
+HostReading host_reading_of(const HardwareProfile& profile);
+
+// The lowest and highest of each figure over readings, nullopt when there are none.
+struct HostRange {
+    HostReading lowest;
+    HostReading highest;
+};
+std::optional<HostRange> host_range(const std::vector<HostReading>& readings);
+
+}  // namespace pinscope

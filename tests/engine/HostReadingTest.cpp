@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// validate reads the host before each cell and sets it against the profile's own figures: the
+// same three figures, read here as calibrate measures them and taken from a profile as it states them.
+#include <gtest/gtest.h>
+
+#include "engine/validate/HostReading.h"
+
+namespace pinscope {
+namespace {
+
+TEST(HostReading, AProfileStatesItsFillFirstTouchAndTheFreeOfAWorkersSixteenMebibyteBatch) {
+    HardwareProfile profile;
+    profile.fill_gb_per_s = 5.8;
+    profile.first_touch_gb_per_s = 1.7;
+    profile.free_new_pages_us.sizes_bytes = {8.0 * kMiB, 32.0 * kMiB};
+    profile.free_new_pages_us.values = {300, 1300};
+    const HostReading stated = host_reading_of(profile);
+    EXPECT_EQ(stated.fill_gb_per_s, 5.8);
+    EXPECT_EQ(stated.first_touch_gb_per_s, 1.7);
+    EXPECT_NEAR(stated.free_us, profile.free_new_pages_us.scaled_at(16.0 * kMiB), 1e-9);
+    EXPECT_GT(stated.free_us, 300);
+    EXPECT_LT(stated.free_us, 1300);
+
+    profile.free_new_pages_us = {};
+    EXPECT_EQ(host_reading_of(profile).free_us, 0.0) << "a profile from before workers' frees were measured states none";
+}
+
+TEST(HostReading, TheRangeHoldsEachFiguresLowestAndHighest) {
+    EXPECT_FALSE(host_range({}).has_value());
+    const std::optional<HostRange> range = host_range({{5.0, 1.6, 900}, {4.2, 1.9, 2900}, {6.1, 1.4, 1300}});
+    ASSERT_TRUE(range.has_value());
+    EXPECT_EQ(range->lowest, (HostReading{4.2, 1.4, 900}));
+    EXPECT_EQ(range->highest, (HostReading{6.1, 1.9, 2900}));
+}
+
+TEST(HostReading, ReadingThisHostMeasuresEveryFigure) {
+    const HostReading here = read_host();
+    EXPECT_GT(here.fill_gb_per_s, 0);
+    EXPECT_GT(here.first_touch_gb_per_s, 0);
+    EXPECT_GT(here.free_us, 0) << "unmapping a 16 MiB batch takes time";
+}
+
+}  // namespace
+}  // namespace pinscope
