@@ -34,7 +34,7 @@ public:
     virtual bool pageable_overlaps_compute(std::size_t bytes) = 0;    // does a pageable H2D copy run while a kernel runs on another stream
     virtual double copy_call_us() = 0;                                // host cost of issuing a pinned async copy or a kernel launch (median)
     virtual double device_read_gb_per_s(std::size_t bytes) = 0;       // the compute kernel's pass over a batch in device memory
-    virtual PinCosts host_alloc_free_us(std::size_t bytes) = 0;           // cudaHostAlloc, then cudaFreeHost
+    virtual PinCosts host_alloc_free_us(std::size_t bytes) = 0;           // cudaHostAlloc and cudaFreeHost, with blocks held as pin_mode alloc holds them
     virtual PinCosts host_register_unregister_us(std::size_t bytes) = 0;  // cudaHostRegister (of fresh malloc'd memory), then cudaHostUnregister
     virtual PageLockingWaits page_locking_waits() = 0;  // each call made while a long kernel runs on another stream
     // Each call made on one thread while another is inside a long cudaHostAlloc or cudaFreeHost,
