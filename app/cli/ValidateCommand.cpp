@@ -150,7 +150,10 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
         "second cell changes one setting of the first. Each cell runs on --device and on the emulated device (in "
         "modelled time, which is quick); its figure is batches/s after the first third of the run. The report gives "
         "each cell's error, the share within 10 % and 15 %, and for every two cells that differ in one setting "
-        "whether the emulated device names the same faster cell. Ctrl-C stops and reports the cells run so far.");
+        "whether the emulated device names the same faster cell. Before each cell on a GPU it reads the host as "
+        "calibrate measures it (filling, collating into new pages, freeing a worker's 16 MiB batch; half a second) "
+        "and reports how far those readings ranged against the profile's own figures. Ctrl-C stops and reports the "
+        "cells run so far.");
 }
 
 bool ValidateCommand::selected() const { return command_->parsed(); }
