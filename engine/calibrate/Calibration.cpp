@@ -238,7 +238,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             format_size(kCalibrationBatchBytes) + " overlaps a running kernel (" +
             (profile.pageable_overlaps_compute ? "yes" : "no") +
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
-            format_size(kCalibrationBatchBytes) + "; cudaHostAlloc, cudaFreeHost, cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
+            format_size(kCalibrationBatchBytes) + "; cudaHostAlloc and cudaFreeHost (with blocks held, as pin_mode alloc holds batches waiting for their "
+            "copies), cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
             " (median of " + std::to_string(kLoadRounds) + " rounds that visit the sizes in turn), and which of them wait for the GPU to finish the work queued before them (" +
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +

@@ -315,6 +315,7 @@ TEST(Calibration, SourceTextGivesSizesExactly) {
     FakeProbe probe;
     const HardwareProfile profile = calibrate_profile(probe, test_options(), nullptr);
     for (const char* part : {"how long a pageable 16 MiB copy", "at 1 MiB, 1114112 bytes, 1572864 bytes, 2 MiB, 4 MiB, 8 MiB, 16 MiB, 38535168 bytes and 128 MiB (median of 3 rounds",
+                             "cudaHostAlloc and cudaFreeHost (with blocks held, as pin_mode alloc holds batches waiting for their copies)",
                              "from 1 MiB to 38535168 bytes (3 sizes), against 38535168 bytes",
                              "pageable to pageable (4 MiB buffers"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;
