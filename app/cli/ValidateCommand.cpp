@@ -320,6 +320,10 @@ int ValidateCommand::execute() const {
         found.within_15 = summary.within_15;
         found.pairs_agreeing = summary.pairs_agreeing;
         found.pairs_counted = summary.pairs_counted;
+        if (const std::optional<HostSpeed> speed = host_speed_against(host_readings(rates), model.host())) {
+            found.host_slowest = speed->slowest;
+            found.host_fastest = speed->fastest;
+        }
         HardwareProfile trusted = load_profile(calibrates ? profile_out_ : profile_);
         trusted.trust.validations.push_back(found);
         const std::string out = calibrates ? profile_out_ : trust_out_;

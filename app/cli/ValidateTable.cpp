@@ -35,9 +35,7 @@ std::string host_figure(double lowest, double highest, double profile, int decim
 
 std::string host_drift_text(const std::vector<CellRates>& rates, const std::string& real_name,
                             const std::string& model_name, const HostReading& model_host) {
-    std::vector<HostReading> readings;
-    for (const CellRates& r : rates)
-        if (r.host) readings.push_back(*r.host);
+    const std::vector<HostReading> readings = host_readings(rates);
     const std::optional<HostRange> range = host_range(readings);
     if (!range) return "";
     const HostReading& lo = range->lowest;

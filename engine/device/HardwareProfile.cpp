@@ -54,6 +54,7 @@ constexpr Rule kMachines{1, false, 100000, true, "an integer from 1 to 100000"};
 constexpr Rule kSpread{0, false, 1000, false, "a ratio from 1 to 1000, or 0 (one machine)"};
 constexpr Rule kCount{0, false, 1e9, true, "an integer from 0 to 1000000000"};
 constexpr Rule kSeconds{0, true, 1e6, false, "seconds above 0"};
+constexpr Rule kSpeedRatio{0, true, 1000, false, "a ratio above 0, at most 1000"};
 
 constexpr std::size_t kMaxTextChars = 4096;
 
@@ -242,6 +243,12 @@ ProfileTrust trust_from(const Reader& trust) {
         validation.within_15 = static_cast<std::size_t>(v.number("within_15", kCount));
         validation.pairs_agreeing = static_cast<std::size_t>(v.number("pairs_agreeing", kCount));
         validation.pairs_counted = static_cast<std::size_t>(v.number("pairs_counted", kCount));
+        if (v.has("host_slowest") || v.has("host_fastest")) {
+            validation.host_slowest = v.number("host_slowest", kSpeedRatio);
+            validation.host_fastest = v.number("host_fastest", kSpeedRatio);
+            if (validation.host_slowest > validation.host_fastest)
+                reject(v.path_of("host_slowest"), describe(json(validation.host_slowest)), "at most host_fastest");
+        }
         if (validation.within_15 > validation.cells || validation.within_10 > validation.within_15)
             reject(v.path_of("within_10"), std::to_string(validation.within_10) + " and " + std::to_string(validation.within_15),
                    "within_10 <= within_15 <= cells");
@@ -258,12 +265,17 @@ json trust_json(const ProfileTrust& trust) {
     if (trust.host_spread > 0) written["host_spread"] = trust.host_spread;
     if (trust.validations.empty()) return written;
     json validated = json::array();
-    for (const ProfileValidation& v : trust.validations)
+    for (const ProfileValidation& v : trust.validations) {
         validated.push_back({{"when", v.when}, {"against", v.against},
                              {"calibrated_in_the_same_call", v.calibrated_in_the_same_call}, {"seed", v.seed},
                              {"cells", v.cells}, {"seconds", v.seconds}, {"repeat", v.repeat}, {"within_10", v.within_10},
                              {"within_15", v.within_15}, {"pairs_agreeing", v.pairs_agreeing},
                              {"pairs_counted", v.pairs_counted}});
+        if (v.host_fastest > 0) {
+            validated.back()["host_slowest"] = v.host_slowest;
+            validated.back()["host_fastest"] = v.host_fastest;
+        }
+    }
     written["validated"] = std::move(validated);
     return written;
 }

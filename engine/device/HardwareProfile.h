@@ -132,6 +132,10 @@ struct ProfileValidation {
     std::size_t within_15 = 0;
     std::size_t pairs_agreeing = 0;
     std::size_t pairs_counted = 0;
+    // The host's speed read before the cells against the profile's own figures (each reading's
+    // rate over the profile's, a free's cost inverted), the slowest and the fastest; 0: not read.
+    double host_slowest = 0;
+    double host_fastest = 0;
     bool operator==(const ProfileValidation&) const = default;
 };
 

@@ -22,6 +22,9 @@ std::string validation_text(const ProfileValidation& v) {
     if (v.pairs_counted > 0)
         text += "; the faster of two settings named in " + std::to_string(v.pairs_agreeing) + " of " +
                 std::to_string(v.pairs_counted) + " pairs";
+    if (v.host_fastest > 0)
+        text += "; meanwhile the host ran at " + format_fixed(v.host_slowest, 2) + " to " +
+                format_fixed(v.host_fastest, 2) + " times the profile's speed";
     return text + ".";
 }
 

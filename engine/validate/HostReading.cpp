@@ -39,4 +39,17 @@ std::optional<HostRange> host_range(const std::vector<HostReading>& readings) {
     return range;
 }
 
+std::optional<HostSpeed> host_speed_against(const std::vector<HostReading>& readings, const HostReading& profile) {
+    std::vector<double> ratios;
+    for (const HostReading& r : readings) {
+        if (profile.fill_gb_per_s > 0 && r.fill_gb_per_s > 0) ratios.push_back(r.fill_gb_per_s / profile.fill_gb_per_s);
+        if (profile.first_touch_gb_per_s > 0 && r.first_touch_gb_per_s > 0)
+            ratios.push_back(r.first_touch_gb_per_s / profile.first_touch_gb_per_s);
+        if (profile.free_us > 0 && r.free_us > 0) ratios.push_back(profile.free_us / r.free_us);
+    }
+    if (ratios.empty()) return std::nullopt;
+    const auto [slowest, fastest] = std::minmax_element(ratios.begin(), ratios.end());
+    return HostSpeed{*slowest, *fastest};
+}
+
 }  // namespace pinscope

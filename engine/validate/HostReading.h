@@ -37,4 +37,13 @@ struct HostRange {
 };
 std::optional<HostRange> host_range(const std::vector<HostReading>& readings);
 
+// How fast the host ran in `readings` against `profile`'s figures: each figure's rate over the
+// profile's (a free's cost inverted, so that above 1 is faster everywhere), the lowest and the
+// highest over every reading and figure the profile states; nullopt without readings or figures.
+struct HostSpeed {
+    double slowest = 0;
+    double fastest = 0;
+};
+std::optional<HostSpeed> host_speed_against(const std::vector<HostReading>& readings, const HostReading& profile);
+
 }  // namespace pinscope

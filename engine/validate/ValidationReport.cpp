@@ -13,6 +13,13 @@ std::optional<double> cell_error(const CellRates& rates) {
     return (rates.emulated - rates.real) / rates.real;
 }
 
+std::vector<HostReading> host_readings(const std::vector<CellRates>& rates) {
+    std::vector<HostReading> readings;
+    for (const CellRates& r : rates)
+        if (r.host) readings.push_back(*r.host);
+    return readings;
+}
+
 CellRates real_runs(const std::vector<double>& runs, double emulated) {
     CellRates rates;
     rates.emulated = emulated;

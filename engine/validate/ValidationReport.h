@@ -28,6 +28,9 @@ struct CellRates {
     std::optional<HostReading> host = std::nullopt;
 };
 
+// The host readings the cells have, in order.
+std::vector<HostReading> host_readings(const std::vector<CellRates>& rates);
+
 // The median of one cell's runs on the real device, with their spread.
 CellRates real_runs(const std::vector<double>& runs, double emulated);
 

@@ -33,6 +33,20 @@ TEST(HostReading, TheRangeHoldsEachFiguresLowestAndHighest) {
     EXPECT_EQ(range->highest, (HostReading{6.1, 1.9, 2900}));
 }
 
+TEST(HostReading, TheHostsSpeedIsEachRateOverTheProfilesAndTheFreesCostInverted) {
+    const HostReading profile{5.0, 2.0, 1000};
+    EXPECT_FALSE(host_speed_against({}, profile).has_value());
+    const std::optional<HostSpeed> speed = host_speed_against({{4.0, 2.2, 1000}, {6.0, 2.0, 2000}}, profile);
+    ASSERT_TRUE(speed.has_value());
+    EXPECT_DOUBLE_EQ(speed->slowest, 0.5) << "a free twice as dear is half the speed";
+    EXPECT_DOUBLE_EQ(speed->fastest, 1.2);
+    // A figure the profile does not state is left out.
+    const std::optional<HostSpeed> no_free = host_speed_against({{4.0, 2.2, 4000}}, HostReading{5.0, 2.0, 0});
+    ASSERT_TRUE(no_free.has_value());
+    EXPECT_DOUBLE_EQ(no_free->slowest, 0.8);
+    EXPECT_DOUBLE_EQ(no_free->fastest, 1.1);
+}
+
 TEST(HostReading, ReadingThisHostMeasuresEveryFigure) {
     const HostReading here = read_host();
     EXPECT_GT(here.fill_gb_per_s, 0);

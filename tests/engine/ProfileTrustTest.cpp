@@ -47,6 +47,31 @@ TEST(ProfileTrust, TheValidationOfTheProfileAsItIsIsShownBeforeOneCalibratedInTh
     EXPECT_EQ(back.trust, profile.trust);
 }
 
+TEST(ProfileTrust, AValidationSaysHowFastTheHostRanMeanwhileAgainstTheProfile) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.trust = {};
+    ProfileValidation v = validation(false, 26);
+    v.host_slowest = 0.6;
+    v.host_fastest = 1.45;
+    profile.trust.validations = {v};
+    EXPECT_NE(trust_summary(profile).find("10 of 14 pairs; meanwhile the host ran at 0.60 to 1.45 times the profile's "
+                                          "speed."),
+              std::string::npos)
+        << trust_summary(profile);
+    EXPECT_EQ(profile_from_json(to_json(profile)).trust, profile.trust);
+
+    nlohmann::json json = to_json(profile);
+    json["trust"]["validated"][0]["host_slowest"] = 2.0;  // above the fastest
+    try {
+        profile_from_json(json);
+        FAIL() << "the slowest above the fastest";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "profile.trust.validated[0].host_slowest");
+    }
+    json["trust"]["validated"][0].erase("host_slowest");
+    EXPECT_THROW(profile_from_json(json), ConfigError) << "one of the two without the other";
+}
+
 TEST(ProfileTrust, ABadValidationNamesTheField) {
     HardwareProfile profile = load_profile(kDefaultProfile);
     profile.trust.validations = {validation(false, 26)};
