@@ -230,7 +230,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
             format_size(kCalibrationBatchBytes) + " (batches in a row on a thread of its own: the consumer's own from the "
             "allocator, pinned and freed before the next, as with no workers, and a worker's on new pages, pinned "
-            "after the next is collated: the caches, page faults, and the allocator's reuse of freed batches), what "
+            "after the next is collated and freed on another CPU, as the pin thread frees it: the caches, page faults, and the allocator's reuse of freed batches), what "
             "freeing the consumer's own batch costs there at each size, and what freeing a worker's costs at each size "
             "on another thread than the one that wrote it (median of " + std::to_string(kMemcpySamples) + "); how long a pageable " + format_size(kHoldBytes) +
             " copy holds the host (" + format_fixed(measured_hold_fraction, 2) + " of the copy" +
@@ -245,7 +245,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "); with nothing else running: filling samples, collating them into a new batch's pages "
-            "(page faults included) and pinning a batch just collated into cudaHostAlloc'd memory (" +
+            "(page faults included, each batch freed on another CPU as the pin thread frees a worker's) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
             "H2D copy (at " + format_size(kLargeBatchBytes) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
             "freed written by a thread on another CPU), and what a batch's cudaHostAlloc with cudaFreeHost and its "

@@ -35,8 +35,8 @@ std::size_t memcpy_buffer_bytes();
 double measure_memcpy_gb_per_s(std::size_t bytes, int samples);
 
 // One thread, memcpy into a new batch buffer of `bytes` (allocate_batch: every page faults in as
-// it is written, as in the pipeline's batches) from samples it has just filled: the median of
-// `samples`, in GB/s.
+// it is written, as in the pipeline's batches) from samples it has just filled, each batch then
+// freed on another CPU as the pin thread frees a worker's: the median of `samples`, in GB/s.
 double measure_first_touch_gb_per_s(std::size_t bytes, int samples);
 
 // One thread filling a reused buffer of `bytes` with samples (fill_sample, what a load with no CPU
@@ -62,10 +62,12 @@ PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes, Batch
 // reused buffer (what a pin copy into a pool block does) and free it. From the allocator, the batch
 // is the consumer's own (no workers): pinned and freed before the next is allocated, so glibc hands
 // its memory back (below its mmap threshold, which rises to at most 32 MiB). On new pages, it is a
-// worker's: the pin copy reads the batch before, collated earlier, and unmaps it, so two are alive.
+// worker's: the pin copy reads the batch before, collated earlier, and a thread on another CPU
+// unmaps it (as the pin thread does), so two are alive and freed pages never come back at once.
 // What changes with the size is how much stays in the caches and TLBs, what a page fault costs
 // against the bytes written, and whether memory is reused. Rates in GB/s (1e9 bytes) and the free
-// after the pin copy in us, each the median of `batches` after two untimed ones.
+// after the pin copy in us (on the other CPU for a worker's), each the median of `batches` after
+// two untimed ones.
 struct BatchLoopRates {
     double fill_gb_per_s = 0;
     double collate_gb_per_s = 0;

@@ -4,6 +4,8 @@
 // modelled host charges a batch of each size at its own rates.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <nlohmann/json.hpp>
 
 #include "engine/calibrate/Calibration.h"
@@ -113,7 +115,19 @@ TEST(HostSizeFactors, TheBatchLoopMeasuresEveryRateForBothKindsOfBatch) {
         EXPECT_GT(rates.fill_gb_per_s, 0);
         EXPECT_GT(rates.collate_gb_per_s, 0);
         EXPECT_GT(rates.pin_gb_per_s, 0);
+        EXPECT_GT(rates.free_us, 0) << "unmapping a worker's batch, on another CPU, takes time";
     }
+}
+
+// Measuring a worker's collate keeps the measuring thread on one CPU while another frees the
+// batches; calibrate's thread then has every CPU it had before.
+TEST(HostSizeFactors, MeasuringFirstTouchLeavesTheThreadsCpusAsTheyWere) {
+    cpu_set_t before;
+    ASSERT_EQ(sched_getaffinity(0, sizeof(before), &before), 0);
+    EXPECT_GT(measure_first_touch_gb_per_s(1 << 20, 2), 0);
+    cpu_set_t after;
+    ASSERT_EQ(sched_getaffinity(0, sizeof(after), &after), 0);
+    EXPECT_TRUE(CPU_EQUAL(&before, &after)) << CPU_COUNT(&before) << " CPUs before, " << CPU_COUNT(&after) << " after";
 }
 
 // A worker's batch is unmapped when freed, whatever its size; the consumer's own goes back to the
