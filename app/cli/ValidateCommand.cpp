@@ -59,10 +59,10 @@ public:
         std::error_code ignored;
         if (!temporary_.empty()) std::filesystem::remove(temporary_, ignored);
     }
-    void use(std::string device, std::string name, const HardwareProfile& profile) {
+    void use(std::string device, std::string name, HardwareProfile profile) {
         device_ = std::move(device);
         name_ = std::move(name);
-        host_ = host_reading_of(profile);
+        profile_ = std::move(profile);
     }
     void write(const HardwareProfile& profile, const std::string& out) {
         std::string path = out;
@@ -75,16 +75,16 @@ public:
         export_profile(path, profile);
         device_ = "emulated:" + path;
         name_ = "emulated:" + profile.name;
-        host_ = host_reading_of(profile);
+        profile_ = profile;
     }
     const std::string& device() const { return device_; }
     const std::string& name() const { return name_; }  // for the report's column
-    const HostReading& host() const { return host_; }  // the host figures the profile states
+    const HardwareProfile& profile() const { return profile_; }
 
 private:
     std::string device_;
     std::string name_;
-    HostReading host_;
+    HardwareProfile profile_;
     std::string temporary_;
 };
 
@@ -199,16 +199,17 @@ int ValidateCommand::execute() const {
     const std::optional<DeviceChoice> choice = parse_device(device_);
     if (!choice || choice->kind == DeviceKind::Auto) reject_flag("--device", device_, "cuda, cuda:N or emulated:PROFILE");
     const bool on_gpu = choice->kind == DeviceKind::Cuda && !recorded;
+    std::optional<HardwareProfile> given;  // the profile the emulated side runs, unless validate calibrates
     if (!on_gpu) {
         try {
-            load_profile(choice->profile.empty() ? kDefaultProfile : choice->profile);
+            given = load_profile(choice->profile.empty() ? kDefaultProfile : choice->profile);
         } catch (const ConfigError&) {
             reject_flag("--device", device_, "emulated:PROFILE with a built-in profile name or a profile JSON file");
         }
     }
     if (!profile_.empty()) {
         try {
-            load_profile(profile_);
+            given = load_profile(profile_);
         } catch (const ConfigError&) {
             reject_flag("--profile", profile_, "a built-in profile name or a profile JSON file");
         }
@@ -237,8 +238,7 @@ int ValidateCommand::execute() const {
         model.write(calibrate_here(device_, command_line_), profile_out_);
     else
         model.use(profile_.empty() ? device_ : "emulated:" + profile_,
-                  profile_.empty() ? device_ + " (model)" : "emulated:" + profile_,
-                  load_profile(profile_.empty() ? (choice->profile.empty() ? kDefaultProfile : choice->profile) : profile_));
+                  profile_.empty() ? device_ + " (model)" : "emulated:" + profile_, std::move(*given));
 
     LoaderConfig base;
     base.seconds = *seconds;
@@ -302,7 +302,8 @@ int ValidateCommand::execute() const {
     if (RunDriver::interrupted())
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
 
-    std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name()), model.host()) << std::flush;
+    std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name()),
+                                          host_reading_of(model.profile())) << std::flush;
     // What was found goes into the profile's trust: only a validation of every cell drawn.
     if (!RunDriver::interrupted() && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
         const ValidationSummary summary = summarize_validation(done, rates);
@@ -320,11 +321,11 @@ int ValidateCommand::execute() const {
         found.within_15 = summary.within_15;
         found.pairs_agreeing = summary.pairs_agreeing;
         found.pairs_counted = summary.pairs_counted;
-        if (const std::optional<HostSpeed> speed = host_speed_against(host_readings(rates), model.host())) {
+        if (const std::optional<HostSpeed> speed = host_speed_against(host_readings(rates), host_reading_of(model.profile()))) {
             found.host_slowest = speed->slowest;
             found.host_fastest = speed->fastest;
         }
-        HardwareProfile trusted = load_profile(calibrates ? profile_out_ : profile_);
+        HardwareProfile trusted = model.profile();
         trusted.trust.validations.push_back(found);
         const std::string out = calibrates ? profile_out_ : trust_out_;
         export_profile(out, trusted);

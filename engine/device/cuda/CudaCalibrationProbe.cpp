@@ -271,14 +271,13 @@ public:
         return median(rates);
     }
 
-    // Medians of cudaHostAlloc and of cudaFreeHost of `bytes`, the pages touched in between as a
-    // batch would touch them.
-    // As pin_mode alloc calls them: each block stays allocated while the next ones are (a batch
-    // waits pinned for its copy), here kHeldBlocks of them, and the oldest is freed once one more
-    // is held. Calls in alloc-free pairs measure something else: on the H100 a lone 1 MiB block
-    // cost 0.5 ms to allocate at every pair, three held 1 MiB blocks 2 us each; above 1 MiB both
-    // cost 0.55 ms, and calibrate's pairs had read 2 us up to 1.5 MiB (a 1.4 MB batch's took 0.85 ms
-    // in the pipeline).
+    // Medians of cudaHostAlloc and of cudaFreeHost of `bytes`, each block's pages touched as a batch
+    // would touch them, called as pin_mode alloc calls them: each block stays allocated while the
+    // next ones are (a batch waits pinned for its copy), here kHeldBlocks of them, and the oldest is
+    // freed once one more is held. Calls in alloc-free pairs measure something else: on the H100 a
+    // lone 1 MiB block cost 0.5 ms to allocate at every pair, three held 1 MiB blocks 2 us each;
+    // above 1 MiB both cost 0.55 ms, and calibrate's pairs had read 2 us up to 1.5 MiB (a 1.4 MB
+    // batch's took 0.85 ms in the pipeline).
     PinCosts host_alloc_free_us(std::size_t bytes) override {
         constexpr std::size_t kHeldBlocks = 3;
         std::vector<double> allocs, frees;
