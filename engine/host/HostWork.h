@@ -51,7 +51,8 @@ public:
     // Frees a batch's pageable buffer, from `memory`, once nothing reads it (after its pin copy, or
     // its pageable copy's staging): a real munmap costs about a millisecond for a 38.5 MB batch,
     // and more while the process runs `worker_threads` loader workers, streaming or not, since it
-    // takes the process's memory-map lock and flushes the TLBs of the CPUs they ran on.
+    // takes the process's memory-map lock and flushes the TLBs of the CPUs they ran on. Modelled,
+    // the profile's cost is charged, and a real buffer (a batch registered in place) is released within it.
     virtual WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, BatchMemory memory, int worker_threads,
                                  TimeNs ready) = 0;
     // Whether sample and batch buffers hold real data (false: modelled, the bytes are never touched).

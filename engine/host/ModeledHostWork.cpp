@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Host work modelled from a hardware profile: each piece of work takes one of the profile's cores
-// for the time the profile says, and the thread waits it out. Buffers are never touched.
+// for the time the profile says, and the thread waits it out. Buffers are never touched (a batch
+// registered in place, which is real, is only released).
 #include <algorithm>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 
 #include "engine/clock/ModelledWait.h"
@@ -24,7 +26,8 @@ class ModeledCores {
 public:
     ModeledCores(int cores, std::stop_token stop, std::shared_ptr<ModelLag> lag)
         : free_(cores), stop_(std::move(stop)), lag_(std::move(lag)) {}
-    WorkTimes run_for(TimeNs duration, TimeNs ready) {
+    // `inside`: real work done within the modelled duration (none adds to it unless it takes longer).
+    WorkTimes run_for(TimeNs duration, TimeNs ready, const std::function<void()>& inside = {}) {
         {
             std::unique_lock lock(mutex_);
             if (free_ == 0) {
@@ -41,6 +44,7 @@ public:
         const TimeNs earliest = modelled_time ? now_ns() : now_ns() - kLateness;
         const TimeNs start = std::max(ready, earliest);
         if (lag_ && !modelled_time) lag_->add(earliest - ready);  // came later than the slack allows
+        if (inside) inside();
         const bool done = sleep_until_ns(start + duration, stop_);
         {
             std::lock_guard lock(mutex_);
@@ -117,14 +121,19 @@ public:
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
-    // The buffer was never allocated; what freeing it would cost is charged.
-    WorkTimes free_batch(PageableBuffer&, std::size_t bytes, BatchMemory memory, int worker_threads,
+    // What freeing the batch costs on the profiled machine is charged. Only a batch registered in
+    // place was allocated (page locking needs real memory); it is released within that time.
+    WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, BatchMemory memory, int worker_threads,
                          TimeNs ready) override {
+        const auto release = [&buffer] { buffer.reset(); };
         const SizeCurve& cost = memory == BatchMemory::NewPages ? free_new_pages_us_ : free_allocated_us_;
-        if (cost.empty()) return {ready, ready};
+        if (cost.empty()) {
+            release();
+            return {ready, ready};
+        }
         const auto use = bus_->use(ModeledMemoryBus::Traffic::Free, worker_threads);
         const double cost_us = cost.scaled_at(static_cast<double>(bytes)) * use.factor();
-        return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready);
+        return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready, release);
     }
     bool touches_memory() const override { return false; }
 

@@ -186,6 +186,11 @@ PinnedAllocation PinnedPool::new_segment(std::size_t bytes, LaneRecorder* record
     return allocation;
 }
 
+void PinnedPool::set_registered_free(BufferFree free) {
+    std::lock_guard lock(mutex_);
+    registered_free_ = std::move(free);
+}
+
 void PinnedPool::release(const PinnedBlock& block, OpId after) {
     {
         std::lock_guard lock(mutex_);
@@ -252,12 +257,21 @@ void PinnedPool::host_free(const PinnedBlock& block, LaneRecorder* recorder) {
     } catch (...) {
         failure = std::current_exception();  // the pool lets go of the block all the same
     }
+    BufferFree free_buffer;
     if (block.kind == PinnedBlock::Kind::Registered) {
         std::lock_guard lock(mutex_);
         auto it = registered_buffers_.find(block.ptr);
         if (it != registered_buffers_.end()) {
             owned = std::move(it->second);
             registered_buffers_.erase(it);
+        }
+        free_buffer = registered_free_;
+    }
+    if (owned && free_buffer) {
+        try {
+            free_buffer(owned, block.capacity);
+        } catch (...) {
+            if (!failure) failure = std::current_exception();
         }
     }
     owned.reset();

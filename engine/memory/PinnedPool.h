@@ -94,13 +94,17 @@ public:
                                         LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
     std::optional<PinnedBlock> allocate_uncached(std::size_t bytes, const std::atomic<bool>& stop,
                                                  LaneRecorder* recorder = nullptr, std::uint64_t batch = 0);
-    // Takes ownership of the buffer; it is freed when the block retires (or at once on nullopt).
-    // `written_on_node` is where the thread that wrote the buffer runs (for the observer).
+    // Takes ownership of the buffer; it is unregistered and freed when the block retires (or freed
+    // at once on nullopt). `written_on_node` is where the thread that wrote the buffer runs (for the observer).
     std::optional<PinnedBlock> register_buffer(PageableBuffer buffer, std::size_t bytes, const std::atomic<bool>& stop,
                                                LaneRecorder* recorder = nullptr, std::uint64_t batch = 0,
                                                int written_on_node = -1);
     // Set before blocks are handed out; null for none.
     void set_observer(PinnedBlockObserver* observer) { observer_ = observer; }
+    // How a retiring registered batch's buffer is freed once unregistered: through the run's host
+    // work, which charges a modelled host's free for it. Empty (the default): freed here.
+    using BufferFree = std::function<void(PageableBuffer& buffer, std::size_t bytes)>;
+    void set_registered_free(BufferFree free);
 
     // Gives the block back once `after` has completed on the device (0: at once).
     void release(const PinnedBlock& block, OpId after);
@@ -151,6 +155,7 @@ private:
     std::vector<Pending> pending_;
     std::map<void*, PinnedBlock> handed_out_;
     std::map<void*, PageableBuffer> registered_buffers_;
+    BufferFree registered_free_;
     std::uint64_t committed_ = 0;  // bytes reserved against the budget, including allocations in progress
     std::atomic<std::uint64_t> reserved_{0};
     std::atomic<std::uint64_t> in_use_bytes_{0};

@@ -28,11 +28,16 @@ LoaderPipeline::LoaderPipeline(const LoaderConfig& config, Device& device, HostW
     // Made before any thread runs, so that a stop may close them from any thread.
     for (std::uint16_t w = 0; w < config_.num_workers; ++w)
         index_queues_.push_back(std::make_unique<BlockingQueue<IndexSent>>());
+    // A registered batch is freed as any other batch of this run: a modelled host charges its free.
+    pool_.set_registered_free([this](PageableBuffer& buffer, std::size_t bytes) {
+        host_.free_batch(buffer, bytes, batch_memory(config_), config_.num_workers, now_ns());
+    });
 }
 
 LoaderPipeline::~LoaderPipeline() {
     stopping_ = true;
     stop_threads();
+    pool_.set_registered_free({});  // the pool outlives this run's host work
 }
 
 void LoaderPipeline::start_threads() {

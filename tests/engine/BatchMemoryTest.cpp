@@ -55,19 +55,26 @@ private:
     std::unique_ptr<HostWork> real_;
 };
 
-void run_pipeline(std::uint32_t workers, bool pin_memory, NotingHostWork& host) {
+void run_pipeline(LoaderConfig config, EmulatedDevice& device, HostWork& host, Trace& trace) {
+    PinnedPool pool(device, 64 * kMiB);
+    PipelineGauges gauges;
+    {
+        LoaderPipeline pipeline(config, device, host, pool, trace, gauges);
+        const std::atomic<bool> drain{false};
+        PipelineLimits limits;
+        limits.end_batch = *config.batches;
+        pipeline.run(limits, drain, std::stop_source{});
+    }
+    pool.release_all();
+}
+
+void run_pipeline(std::uint32_t workers, bool pin_memory, NotingHostWork& host, PinMode mode = PinMode::Pool) {
     LoaderConfig config = test::small_config(workers, pin_memory, 12);
     config.cpu_us_per_sample = 0;
+    config.pin_mode = mode;
     EmulatedDevice device(load_profile(kDefaultProfile), HostMode::Real);
-    PinnedPool pool(device, 64 * kMiB);
     Trace trace(1024);
-    PipelineGauges gauges;
-    LoaderPipeline pipeline(config, device, host, pool, trace, gauges);
-    const std::atomic<bool> drain{false};
-    PipelineLimits limits;
-    limits.end_batch = 12;
-    pipeline.run(limits, drain, std::stop_source{});
-    pool.release_all();
+    run_pipeline(config, device, host, trace);
 }
 
 TEST(BatchMemory, AWorkersBatchIsNewPagesAndTheConsumersOwnComesFromTheAllocator) {
@@ -88,6 +95,44 @@ TEST(BatchMemory, AWorkersBatchIsNewPagesAndTheConsumersOwnComesFromTheAllocator
             EXPECT_EQ(host.frees, std::set<BatchMemory>{c.memory}) << c.workers << " workers";
             EXPECT_EQ(host.buffers_mapped, std::set<bool>{c.mapped}) << c.workers << " workers";
         }
+}
+
+// A batch registered in place is freed, once unregistered, by the run's host work as every other
+// batch is, so that a modelled host charges the profiled machine's free rather than this one's.
+TEST(BatchMemory, ABatchRegisteredInPlaceIsFreedByTheRunsHostWork) {
+    for (const std::uint32_t workers : {2u, 0u}) {
+        NotingHostWork host;
+        run_pipeline(workers, true, host, PinMode::Register);
+        const BatchMemory memory = workers > 0 ? BatchMemory::NewPages : BatchMemory::Allocator;
+        EXPECT_EQ(host.frees, std::set<BatchMemory>{memory}) << workers << " workers";
+    }
+}
+
+TEST(BatchMemory, AModelledHostChargesARegisteredBatchsUnregisterAndItsFree) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.under_load = {};
+    profile.waits_for_device = {};
+    profile.driver_lock = {};
+    constexpr double kUnregisterUs = 3000;
+    constexpr double kFreeUs = 4000;
+    profile.host_unregister_us = SizeCurve{{1, 1 << 30}, {kUnregisterUs, kUnregisterUs}};  // at every size
+    profile.free_new_pages_us = SizeCurve{{1, 1 << 30}, {kFreeUs, kFreeUs}};
+    LoaderConfig config = test::small_config(2, true, 6);
+    config.pin_mode = PinMode::Register;
+    EmulatedDevice device(profile, HostMode::Modeled);
+    const auto host = make_host_work(HostMode::Modeled, profile);
+    Trace trace(1024);
+    run_pipeline(config, device, *host, trace);
+    TraceReader reader(trace);
+    TraceDelta delta;
+    reader.poll(delta);
+    int frees = 0;
+    for (const Span& span : delta.spans)
+        if (span.stage == Stage::Free) {
+            ++frees;
+            EXPECT_GE(static_cast<double>(span.end - span.start) / 1e3, kUnregisterUs + kFreeUs) << "batch " << span.batch;
+        }
+    EXPECT_EQ(frees, 6);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/calibrate/Calibration.h"
+#include "engine/clock/SteadyClock.h"
 #include "engine/config/ConfigError.h"
 #include "engine/device/HardwareProfile.h"
 #include "engine/host/HostMeasurement.h"
@@ -153,6 +154,19 @@ TEST(HostSizeFactors, FreeingAWorkersBatchCostsItsUnmapAndTheConsumersItsAllocat
     EXPECT_NEAR(free_us(*older, BatchMemory::NewPages), 2000.0 / 64, 0.01);
     EXPECT_NEAR(free_us(*older, BatchMemory::Allocator), 0.2, 0.01);
     EXPECT_FALSE(to_json(profile)["host"].contains("free_new_pages_us"));
+}
+
+// Modelled host work never allocates a batch, but one registered in place is real: freeing it
+// releases it, within the profile's cost rather than after it.
+TEST(HostSizeFactors, AModelledFreeReleasesARealBatchAndChargesTheProfilesCost) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.under_load = {};
+    profile.free_new_pages_us = SizeCurve{{1 << 20, 64 << 20}, {60.0, 2000.0}};
+    const auto host = make_host_work(HostMode::Modeled, profile);
+    PageableBuffer batch = allocate_batch(1 << 20, BatchMemory::NewPages);
+    const WorkTimes times = host->free_batch(batch, 1 << 20, BatchMemory::NewPages, 0, now_ns());
+    EXPECT_FALSE(batch);
+    EXPECT_NEAR(static_cast<double>(times.end - times.start) / 1e3, 60.0, 0.01);
 }
 
 }  // namespace
