@@ -26,14 +26,19 @@ class ModeledCores {
 public:
     ModeledCores(int cores, std::stop_token stop, std::shared_ptr<ModelLag> lag)
         : free_(cores), stop_(std::move(stop)), lag_(std::move(lag)) {}
-    // `inside`: real work done within the modelled duration (none adds to it unless it takes longer).
+    // `inside`: real work done within the modelled duration (none adds to it unless it takes longer);
+    // done even when the run stops first.
     WorkTimes run_for(TimeNs duration, TimeNs ready, const std::function<void()>& inside = {}) {
         {
             std::unique_lock lock(mutex_);
             if (free_ == 0) {
                 wait_until(lock, [&] { return free_ > 0 || stop_.stop_requested(); },
                            [&] { freed_.wait(lock, stop_, [&] { return free_ > 0; }); });
-                if (free_ == 0) return {now_ns(), now_ns()};  // stopped while it queued
+                if (free_ == 0) {  // stopped while it queued
+                    lock.unlock();
+                    if (inside) inside();
+                    return {now_ns(), now_ns()};
+                }
                 ready = now_ns();  // it really waited for a core
             }
             --free_;
