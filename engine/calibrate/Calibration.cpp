@@ -217,6 +217,22 @@ std::string thread_counts_text(const HostLoadCurve& curve) {
     return text;
 }
 
+std::string totals_text(const MemoryThroughputCurve& curve) {
+    std::string text;
+    for (std::size_t i = 0; i < curve.threads.size(); ++i)
+        text += (i == 0 ? "" : ", ") + std::to_string(static_cast<int>(curve.threads[i])) + ": " +
+                format_fixed(curve.copy_gb_per_s[i], 1) + " and " + format_fixed(curve.fill_gb_per_s[i], 1);
+    return text;
+}
+
+std::string all_threads_counts_text(int hardware_threads) {
+    std::string text;
+    const std::vector<int> counts = all_threads_counts(hardware_threads);
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == counts.size() ? " and " : ", ") + std::to_string(counts[i]);
+    return text;
+}
+
 std::string source_text(const CalibrationProbe& probe, const HardwareProfile& profile, const CalibrationOptions& options,
                         std::size_t copy_size_count, int samples, std::size_t memcpy_bytes, const HostCores& cores,
                         bool link_known, double measured_hold_fraction) {
@@ -252,7 +268,12 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "cudaHostRegister with cudaHostUnregister cost, while " +
             thread_counts_text(profile.under_load) + " other threads fill, collate into fresh buffers and free them, "
             "as loader workers do (" + format_size(kCalibrationBatchBytes) + " each). Each of these host figures is the "
-            "median of " + std::to_string(kLoadRounds) + " rounds that visit the thread counts in turn. ";
+            "median of " + std::to_string(kLoadRounds) + " rounds that visit the thread counts in turn. "
+            "What the machine's memory gives every thread together: the bytes per second that " +
+            all_threads_counts_text(cores.threads) +
+            " threads moved in all, each memcpy'ing between reused buffers of its own and then filling one with samples, "
+            "as workers that collate into page-locked blocks do (each count the median of its rounds; GB/s copied and "
+            "filled by thread count: " + totals_text(profile.under_load.all_threads) + "). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -316,7 +337,37 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     }
 }
 
+// What every thread together moved through memory, copying and filling, at each of `thread_counts`:
+// the median of its rounds (interleaved, as the load rounds are).
+MemoryThroughputCurve measure_all_threads(const std::vector<int>& thread_counts, std::size_t bytes, bool quick) {
+    const int rounds = quick ? 1 : kLoadRounds;
+    const double seconds = quick ? 0.05 : 0.3;
+    std::vector<std::vector<double>> copy(thread_counts.size()), fill(thread_counts.size());
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+            const int threads = thread_counts[i];
+            const MemoryThroughput at = measure_memory_throughput(threads, bytes / static_cast<std::size_t>(threads), seconds);
+            copy[i].push_back(at.copy_gb_per_s);
+            fill[i].push_back(at.fill_gb_per_s);
+        }
+    MemoryThroughputCurve curve;
+    for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+        curve.threads.push_back(thread_counts[i]);
+        curve.copy_gb_per_s.push_back(median(std::move(copy[i])));
+        curve.fill_gb_per_s.push_back(median(std::move(fill[i])));
+    }
+    return curve;
+}
+
+
 }  // namespace
+
+std::vector<int> all_threads_counts(int hardware_threads) {
+    std::vector<int> counts;
+    for (int k = 1; k < hardware_threads; k *= 2) counts.push_back(k);
+    counts.push_back(std::max(1, hardware_threads));
+    return counts;
+}
 
 void export_profile(const std::string& path, const HardwareProfile& profile) {
     write_file_atomically(path, [&](std::ostream& out) { out << json_text(to_json(profile), 2) << '\n'; });
@@ -383,7 +434,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 13);
+    Steps steps(progress, 14);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -423,6 +474,11 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     std::vector<int> counts = options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads;
     if (counts.empty() || counts.front() != 0) counts.insert(counts.begin(), 0);
     measure_host_rates(probe, counts, profile);
+    steps.next("host memory, every thread streaming together");
+    // Every thread's buffers together far beyond the caches, as the pipeline's batches are.
+    const std::size_t limit_bytes = std::max(memcpy_bytes, static_cast<std::size_t>(cores.threads) * (std::size_t{32} << 20));
+    profile.under_load.all_threads = measure_all_threads(
+        all_threads_counts(cores.threads), options.memcpy_bytes > 0 ? memcpy_bytes : limit_bytes, options.quick);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

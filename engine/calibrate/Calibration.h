@@ -33,6 +33,10 @@ struct CalibrationOptions {
 // thread's and one for the rest of the system. {0} on two cores.
 std::vector<int> load_thread_counts(int cores);
 
+// The thread counts what the machine's memory gives every thread together is measured with:
+// powers of two below the hardware threads, then all of them.
+std::vector<int> all_threads_counts(int hardware_threads);
+
 // What is being measured ("copy bandwidth, h2d pinned", "cudaHostAlloc"; called again as each
 // step advances) and how far along the calibration is (0 to 1).
 using CalibrationProgress = std::function<void(const std::string& step, double fraction)>;

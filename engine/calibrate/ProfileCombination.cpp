@@ -136,6 +136,17 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         out.under_load.free_pageable = load(&HostLoadCurve::free_pageable, "free_pageable");
         out.under_load.host_alloc = load(&HostLoadCurve::host_alloc, "host_alloc");
         out.under_load.host_register = load(&HostLoadCurve::host_register, "host_register");
+        const auto all_threads = [&](std::vector<double> MemoryThroughputCurve::*member, const char* field) {
+            return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.all_threads.*member; },
+                            [](const P& p) -> const std::vector<double>& { return p.under_load.all_threads.threads; },
+                            std::string("host.under_load.all_threads.") + field, true);
+        };
+        out.under_load.all_threads.copy_gb_per_s = all_threads(&MemoryThroughputCurve::copy_gb_per_s, "copy_gb_per_s");
+        if (!out.under_load.all_threads.copy_gb_per_s.empty()) {
+            for (const NamedProfile& p : profiles)
+                if (!p.profile.under_load.all_threads.empty()) out.under_load.all_threads.threads = p.profile.under_load.all_threads.threads;
+            out.under_load.all_threads.fill_gb_per_s = all_threads(&MemoryThroughputCurve::fill_gb_per_s, "fill_gb_per_s");
+        }
     }
     const auto by_size = [&](std::vector<double> HostSizeFactors::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.by_batch_size.*member; },
@@ -187,6 +198,10 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         [](const P& p) { return p.host_alloc_us.at(kCalibrationBatchBytes); },
         [](const P& p) { return p.host_register_us.at(kCalibrationBatchBytes); },
         [](const P& p) { return p.free_pageable_us.at(kCalibrationBatchBytes); },
+        [](const P& p) {
+            const MemoryThroughputCurve& all = p.under_load.all_threads;
+            return all.empty() ? 0.0 : all.copy_gb_per_s.back();
+        },
     };
     for (const auto& figure : host_figures) trust.host_spread = std::max(trust.host_spread, c.spread(figure));
     for (const NamedProfile& p : profiles) {

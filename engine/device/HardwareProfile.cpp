@@ -303,6 +303,18 @@ double HostLoadCurve::at(const std::vector<double>& axis, const std::vector<doub
     return factors[i - 1] + t * (factors[i] - factors[i - 1]);
 }
 
+double MemoryThroughputCurve::one_thread(const std::vector<double>& axis, const std::vector<double>& totals) {
+    if (axis.empty() || totals.size() != axis.size()) return 0;
+    return totals.front() / axis.front();
+}
+
+double MemoryThroughputCurve::share(const std::vector<double>& axis, const std::vector<double>& totals, double streams) {
+    const double alone = one_thread(axis, totals);
+    if (!(alone > 0) || !(streams > 1)) return 1.0;
+    const double total = streams <= axis.front() ? alone * streams : HostLoadCurve::at(axis, totals, streams);
+    return std::min(1.0, total / (streams * alone));
+}
+
 double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
     const double at_batch = at(others, pageable_h2d, others_now);
     const double base = static_cast<double>(kCalibrationBatchBytes);
@@ -384,6 +396,14 @@ HardwareProfile profile_from_json(const json& json_profile) {
         if (load.has("host_alloc")) curve.host_alloc = load.curve("host_alloc", kCostFactor, curve.others, axis).values;
         if (load.has("host_register"))
             curve.host_register = load.curve("host_register", kCostFactor, curve.others, axis).values;
+        if (load.has("all_threads")) {
+            const Reader all = load.object("all_threads");
+            MemoryThroughputCurve& memory = curve.all_threads;
+            memory.threads = all.increasing("threads", kCores, "an array of thread counts from 1, increasing", "thread count");
+            const std::string threads_axis = all.path_of("threads");
+            memory.copy_gb_per_s = all.curve("copy_gb_per_s", kBandwidth, memory.threads, threads_axis).values;
+            memory.fill_gb_per_s = all.curve("fill_gb_per_s", kBandwidth, memory.threads, threads_axis).values;
+        }
     }
     if (host.has("by_batch_size")) {
         const Reader by_size = host.object("by_batch_size");
@@ -488,6 +508,10 @@ json to_json(const HardwareProfile& profile) {
         }
         if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
         if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;
+        if (!curve.all_threads.empty())
+            written["host"]["under_load"]["all_threads"] = json{{"threads", curve.all_threads.threads},
+                                                                {"copy_gb_per_s", curve.all_threads.copy_gb_per_s},
+                                                                {"fill_gb_per_s", curve.all_threads.fill_gb_per_s}};
     }
     if (profile.waits_for_device.any()) {
         const PageLockingWaits& w = profile.waits_for_device;

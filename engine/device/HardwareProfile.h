@@ -27,6 +27,22 @@ struct SizeCurve {
     bool empty() const { return sizes_bytes.empty(); }
 };
 
+// `threads` threads at once, each memcpy'ing between reused buffers of its own far beyond the
+// caches (copy) or filling one with samples (fill), as workers that collate into page-locked blocks
+// do: the bytes per second all of them moved (calibrate).
+struct MemoryThroughputCurve {
+    std::vector<double> threads;  // ascending, from 1
+    std::vector<double> copy_gb_per_s;
+    std::vector<double> fill_gb_per_s;
+    // One thread's rate alone (the first point's share).
+    static double one_thread(const std::vector<double>& axis, const std::vector<double>& totals);
+    // How fast each of `streams` threads streaming at once goes against one alone: the total at
+    // `streams` (linear between thread counts, the last one's beyond) over `streams` times one
+    // thread's rate, at most 1.
+    static double share(const std::vector<double>& axis, const std::vector<double>& totals, double streams);
+    bool empty() const { return threads.empty(); }
+};
+
 // How host work slows while `others` other threads stream through memory as loader workers do
 // (fill their samples, collate into a fresh buffer, free it): factors measured by calibrate.
 // Empty: no contention modelled.
@@ -54,6 +70,10 @@ struct HostLoadCurve {
     // others' page faults need), cost factors against the same calls alone; optional (empty: 1):
     std::vector<double> host_alloc;     // cudaHostAlloc then cudaFreeHost (host_alloc_us, free_host_us)
     std::vector<double> host_register;  // cudaHostRegister then cudaHostUnregister (host_register_us, ...)
+    // What the machine's memory gives every thread together (optional: empty in profiles
+    // calibrated before 2026-11-27). The curves above cannot show it: their load threads' page
+    // faults hold each to a fraction of what a thread streaming through reused memory moves.
+    MemoryThroughputCurve all_threads;
     // The factor with `others` threads busy: interpolated linearly, held flat beyond the ends.
     static double at(const std::vector<double>& axis, const std::vector<double>& factors, double others);
     bool empty() const { return others.empty(); }

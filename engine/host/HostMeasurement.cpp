@@ -5,6 +5,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -270,6 +271,51 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory me
     });
     worker.join();
     return {median(std::move(fill)), median(std::move(collate)), median(std::move(pin)), median(std::move(free_us))};
+}
+
+MemoryThroughput measure_memory_throughput(int threads, std::size_t bytes, double seconds) {
+    threads = std::max(1, threads);
+    bytes = std::max<std::size_t>(bytes, 1);
+    const TimeNs window = duration_ns(std::max(seconds, 1e-3) * 1e9);
+    std::barrier together(threads);
+    std::vector<double> copy_rates(static_cast<std::size_t>(threads)), fill_rates(static_cast<std::size_t>(threads));
+    // Streams `step` over and over from when all threads are ready until `window` has passed: bytes
+    // per ns of this thread's own time.
+    const auto stream = [&](const auto& step) {
+        together.arrive_and_wait();
+        const TimeNs start = now_ns();
+        TimeNs end = start;
+        double moved = 0;
+        for (std::uint64_t round = 1; end - start < window; ++round) {
+            step(round);
+            moved += static_cast<double>(bytes);
+            end = now_ns();
+        }
+        return moved / static_cast<double>(std::max<TimeNs>(1, end - start));
+    };
+    std::vector<std::thread> running;
+    for (int t = 0; t < threads; ++t) {
+        running.emplace_back([&, t] {
+            const PageableBuffer source = allocate_pageable(bytes);
+            const PageableBuffer target = allocate_pageable(bytes);
+            std::memset(source.get(), 1, bytes);
+            std::memset(target.get(), 0, bytes);
+            const auto i = static_cast<std::size_t>(t);
+            copy_rates[i] = stream([&](std::uint64_t) {
+                std::memcpy(target.get(), source.get(), bytes);
+                asm volatile("" : : "r"(target.get()) : "memory");
+            });
+            fill_rates[i] = stream([&](std::uint64_t round) {
+                fill_sample(target.get(), bytes, round);
+                asm volatile("" : : "r"(target.get()) : "memory");
+            });
+        });
+    }
+    for (std::thread& thread : running) thread.join();
+    MemoryThroughput total;
+    for (const double rate : copy_rates) total.copy_gb_per_s += rate;
+    for (const double rate : fill_rates) total.fill_gb_per_s += rate;
+    return total;
 }
 
 BackgroundLoad::BackgroundLoad(int threads, std::size_t bytes) {

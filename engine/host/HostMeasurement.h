@@ -76,6 +76,16 @@ struct BatchLoopRates {
 };
 BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory memory);
 
+// `threads` threads at once, as loader workers that collate into page-locked blocks: each memcpy's
+// between two reused buffers of `bytes` (touched first) for about `seconds`, then fills one with
+// samples (fill_sample) as long. Rates are the sum of every thread's bytes over its own time, in
+// GB/s (1e9 bytes): far beyond the caches, what the machine's memory gives all of them together.
+struct MemoryThroughput {
+    double copy_gb_per_s = 0;
+    double fill_gb_per_s = 0;
+};
+MemoryThroughput measure_memory_throughput(int threads, std::size_t bytes, double seconds);
+
 // `threads` threads streaming through memory as loader workers do, for as long as it lives: each
 // fills a buffer of `bytes`, copies it into a freshly allocated one and frees that, over and over.
 // What one thread's copies are measured against to see how they slow on a busy host.

@@ -101,7 +101,8 @@ public:
           bus_(std::move(bus)) {}
 
     // A sample is written once (at the profile's fill rate for a batch of this size, slower while
-    // others stream) and then worked on for cpu_us.
+    // others stream or while the streams together would take more memory than the machine has) and
+    // then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
         const double batch_bytes = static_cast<double>(sample_bytes) * count;
@@ -110,19 +111,25 @@ public:
         const double cpu_s = cpu_us * 1e-6;
         // Loads that mostly write memory contend for it; those that mostly compute do not.
         if (write_s < cpu_s) return cores_.run_for(seconds_to_ns((write_s + cpu_s) * count), ready);
-        const auto use = bus_->use(ModeledMemoryBus::Traffic::Fill);
-        return cores_.run_for(seconds_to_ns((write_s / use.factor() + cpu_s) * count), ready);
+        auto use = bus_->use(ModeledMemoryBus::Traffic::Fill);
+        const double write_alone_s = write_s / use.factor();
+        // It streams as much as it writes on average, CPU work included.
+        const double average_bytes_per_s = static_cast<double>(sample_bytes) / (write_alone_s + cpu_s);
+        const double slowed = average_bytes_per_s /
+                              use.rate_sharing_memory(average_bytes_per_s, ModeledMemoryBus::Stream::Write);
+        return cores_.run_for(seconds_to_ns((write_alone_s * slowed + cpu_s) * count), ready);
     }
     WorkTimes copy(void*, const void*, std::size_t bytes, HostCopy kind, TimeNs ready, double remote_fraction) override {
         const bool fresh = kind == HostCopy::CollateNewPages || kind == HostCopy::CollateAllocated;
-        const auto use = bus_->use(fresh                                ? ModeledMemoryBus::Traffic::FirstTouch
+        auto use = bus_->use(fresh                                ? ModeledMemoryBus::Traffic::FirstTouch
                                    : kind == HostCopy::PinFromMemory ? ModeledMemoryBus::Traffic::PinFromMemory
                                                                       : ModeledMemoryBus::Traffic::Fill);
         const std::vector<double>& factors = kind == HostCopy::CollateNewPages    ? by_size_.collate_new_pages
                                              : kind == HostCopy::CollateAllocated ? by_size_.collate
                                                                                   : by_size_.pin;
         const double at_size = by_size_.at(factors, static_cast<double>(bytes));
-        const double rate = (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor();
+        const double rate = use.rate_sharing_memory(
+            (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor(), ModeledMemoryBus::Stream::Copy);
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }

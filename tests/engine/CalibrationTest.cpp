@@ -143,6 +143,11 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_DOUBLE_EQ(profile.memcpy_to_pinned_gb_per_s, 14.2);
     EXPECT_EQ(profile.host_cores, count_host_cores().cores);
     EXPECT_GT(profile.memcpy_gb_per_s, 0);
+    const MemoryThroughputCurve& all_threads = profile.under_load.all_threads;
+    EXPECT_EQ(all_threads.threads.front(), 1);
+    EXPECT_EQ(all_threads.threads.back(), count_host_cores().threads);
+    for (const double rate : all_threads.copy_gb_per_s) EXPECT_GT(rate, 0);
+    for (const double rate : all_threads.fill_gb_per_s) EXPECT_GT(rate, 0);
     ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 9u);
     EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + kCalibrationBatchBytes / kMiB * 260);
     EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
@@ -166,7 +171,7 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
                              "inside a cudaHostAlloc of 512 MiB (cudaHostAlloc, cudaMemcpyAsync did), a cudaFreeHost of 512 MiB (cudaFreeHost did)",
                              "or a cudaFreeHost waiting for a 50 ms kernel (a kernel launch did)",
                              "0000:19:00.0", "2026-11-18 11:06 UTC", "Measured:", "8 sizes", "median of 3",
-                             "hwloc", "theoretical rate"})
+                             "hwloc", "theoretical rate", "What the machine's memory gives every thread together: the bytes per second that 1"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;
 
     ASSERT_FALSE(fractions.empty());

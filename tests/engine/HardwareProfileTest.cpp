@@ -237,7 +237,10 @@ json with_under_load(json profile) {
                                          {"first_touch", {1.0, 0.9, 0.6}},
                                          {"memcpy_to_pinned", {1.0, 0.8, 0.5}},
                                          {"pageable_h2d", {0.6, 0.5, 0.4}},
-                                         {"free_pageable", {1.0, 1.5, 4.0}}};
+                                         {"free_pageable", {1.0, 1.5, 4.0}},
+                                         {"all_threads", {{"threads", {1, 4, 16}},
+                                                          {"copy_gb_per_s", {10.0, 25.0, 55.0}},
+                                                          {"fill_gb_per_s", {6.0, 21.0, 57.0}}}}};
     return profile;
 }
 
@@ -288,6 +291,29 @@ TEST(HostLoadCurve, InvalidCurvesNameTheField) {
     EXPECT_EQ(field_of_error("/host/under_load/others/2", json(1)), "profile.host.under_load.others[2]");
     EXPECT_EQ(field_of_error("/host/under_load/others/1", json(0.5)), "profile.host.under_load.others[1]");
     EXPECT_EQ(field_of_error("/host/under_load/first_touch", json{1.0, 0.9}), "profile.host.under_load.first_touch");
+    EXPECT_EQ(field_of_error("/host/under_load/all_threads/threads/0", json(0)), "profile.host.under_load.all_threads.threads[0]");
+    EXPECT_EQ(field_of_error("/host/under_load/all_threads/copy_gb_per_s/1", json(0)),
+              "profile.host.under_load.all_threads.copy_gb_per_s[1]");
+    EXPECT_EQ(field_of_error("/host/under_load/all_threads/fill_gb_per_s", json{6.0}), "profile.host.under_load.all_threads.fill_gb_per_s");
+}
+
+// Each of n threads streaming at once goes at the total measured with n over n, against one alone.
+TEST(HostLoadCurve, StreamsShareWhatTheMachinesMemoryGaveThatManyThreads) {
+    const HardwareProfile profile = profile_from_json(with_under_load(builtin_json(kDefaultProfile)));
+    const MemoryThroughputCurve& all = profile.under_load.all_threads;
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::one_thread(all.threads, all.copy_gb_per_s), 10.0);
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::share(all.threads, all.copy_gb_per_s, 1), 1.0);
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::share(all.threads, all.copy_gb_per_s, 0.3), 1.0);
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::share(all.threads, all.copy_gb_per_s, 4), 25.0 / 40);
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::share(all.threads, all.copy_gb_per_s, 10), 40.0 / 100);  // half way from 4 to 16
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::share(all.threads, all.copy_gb_per_s, 32), 55.0 / 320);  // 16's total, shared
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::share(all.threads, all.fill_gb_per_s, 4), 21.0 / 24);
+    EXPECT_DOUBLE_EQ(MemoryThroughputCurve::share({}, {}, 8), 1.0);  // not measured: no limit
+    json before = with_under_load(builtin_json(kDefaultProfile));
+    before["host"]["under_load"].erase("all_threads");
+    const HardwareProfile without = profile_from_json(before);
+    EXPECT_TRUE(without.under_load.all_threads.empty());
+    EXPECT_FALSE(to_json(without).at("host").at("under_load").contains("all_threads"));
 }
 
 class ProfileFileTest : public ::testing::Test {

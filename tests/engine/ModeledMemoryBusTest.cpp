@@ -56,6 +56,99 @@ TEST(ModeledMemoryBus, WithoutACurveNothingSlows) {
     EXPECT_DOUBLE_EQ(bus.use(ModeledMemoryBus::Traffic::PinFromMemory).factor(), 1.0);
 }
 
+// Threads that copy 10 GB/s alone and 25 together when four copy at once.
+MemoryThroughputCurve four_share_25() { return {{1, 4}, {10, 25}, {6, 12}}; }
+
+HardwareProfile profile_with_only(const MemoryThroughputCurve& all_threads) {
+    HardwareProfile profile = contended_profile();
+    profile.under_load.others = {0};  // no curve's slowing: only the memory's
+    profile.under_load.fill = profile.under_load.first_touch = profile.under_load.memcpy_to_pinned =
+        profile.under_load.pageable_h2d = profile.under_load.free_pageable = {1.0};
+    profile.under_load.all_threads = all_threads;
+    profile.by_batch_size = {};
+    return profile;
+}
+
+// Six workers collating 80 MB batches into page-locked blocks each went at a third of their rate
+// alone on the H100: as many streams together get what calibrate's threads got together.
+TEST(ModeledMemoryBus, StreamsGoAsFastAsTheMachinesMemoryLetsThatManyGoTogether) {
+    HostLoadCurve curve = halving_curve();
+    curve.all_threads = four_share_25();
+    ModeledMemoryBus bus(curve);
+    std::vector<ModeledMemoryBus::Use> uses;
+    auto first = bus.use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_DOUBLE_EQ(first.rate_sharing_memory(10e9, ModeledMemoryBus::Stream::Copy), 10e9);  // alone: its own rate
+    auto second = bus.use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_DOUBLE_EQ(second.rate_sharing_memory(10e9, ModeledMemoryBus::Stream::Copy), 10e9 * 15 / 20);  // 15 GB/s for two
+    auto third = bus.use(ModeledMemoryBus::Traffic::Fill);
+    third.rate_sharing_memory(10e9, ModeledMemoryBus::Stream::Copy);
+    auto fourth = bus.use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_DOUBLE_EQ(fourth.rate_sharing_memory(20e9, ModeledMemoryBus::Stream::Copy), 20e9 * 25 / 40);  // from the caches: 1
+    EXPECT_DOUBLE_EQ(bus.streams(), 4.0);
+}
+
+TEST(ModeledMemoryBus, AStreamCountsAsMuchAsItStreamsAgainstAThreadAlone) {
+    HostLoadCurve curve = halving_curve();
+    curve.all_threads = four_share_25();
+    ModeledMemoryBus bus(curve);
+    {
+        auto page_faulting = bus.use(ModeledMemoryBus::Traffic::FirstTouch);
+        page_faulting.rate_sharing_memory(2e9, ModeledMemoryBus::Stream::Copy);  // a fifth of a thread
+        auto writing = bus.use(ModeledMemoryBus::Traffic::Fill);
+        writing.rate_sharing_memory(3e9, ModeledMemoryBus::Stream::Write);  // half of a thread filling alone
+        EXPECT_DOUBLE_EQ(bus.streams(), 0.7);
+        auto copy = bus.use(ModeledMemoryBus::Traffic::PinFromMemory);
+        EXPECT_DOUBLE_EQ(copy.rate_sharing_memory(10e9, ModeledMemoryBus::Stream::Copy), 10e9 * (10 + 0.7 * 5) / 17);
+    }
+    EXPECT_DOUBLE_EQ(bus.streams(), 0.0);
+    auto not_streaming = bus.use(ModeledMemoryBus::Traffic::Free);  // never asks: counts for nothing
+    auto copy = bus.use(ModeledMemoryBus::Traffic::PinFromMemory);
+    EXPECT_DOUBLE_EQ(copy.rate_sharing_memory(10e9, ModeledMemoryBus::Stream::Copy), 10e9);
+}
+
+TEST(ModeledMemoryBus, WithoutWhatAllThreadsGotMeasuredNoStreamIsHeldBack) {
+    ModeledMemoryBus bus(halving_curve());
+    auto first = bus.use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_DOUBLE_EQ(first.rate_sharing_memory(500e9, ModeledMemoryBus::Stream::Copy), 500e9);
+    auto second = bus.use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_DOUBLE_EQ(second.rate_sharing_memory(500e9, ModeledMemoryBus::Stream::Write), 500e9);
+    EXPECT_DOUBLE_EQ(bus.streams(), 0.0);
+}
+
+TEST(ModeledMemoryBus, AWorkersCollateIntoAPinnedBlockSlowsWhileOthersStream) {
+    HardwareProfile profile = profile_with_only(four_share_25());
+    profile.memcpy_to_pinned_gb_per_s = 10;
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    const auto host = make_host_work(HostMode::Modeled, profile, bus);
+    constexpr std::size_t kBytes = 4 << 20;
+    const auto collate_ns = [&] {
+        const WorkTimes times = host->copy(nullptr, nullptr, kBytes, HostCopy::CollatePinned, 0, 0.0);
+        return static_cast<double>(times.end - times.start);
+    };
+    const double alone = collate_ns();
+    EXPECT_NEAR(alone, kBytes / 10.0, 2);  // ns: bytes / (GB/s)
+    auto other = bus->use(ModeledMemoryBus::Traffic::Fill);
+    other.rate_sharing_memory(10e9, ModeledMemoryBus::Stream::Copy);
+    EXPECT_NEAR(collate_ns(), alone * 20 / 15, 2);  // two streams: 15 GB/s between them
+}
+
+TEST(ModeledMemoryBus, ALoadsWritesSlowWhileOthersStreamButNotItsCpuWork) {
+    HardwareProfile profile = profile_with_only({{1, 2}, {4, 4}, {4, 4}});  // filling: 4 GB/s for one or two
+    profile.fill_gb_per_s = 4;
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    const auto host = make_host_work(HostMode::Modeled, profile, bus);
+    constexpr std::size_t kSampleBytes = 400'000;  // written in 100 us
+    const auto load_ns = [&] {
+        const WorkTimes times = host->load_samples(nullptr, kSampleBytes, 10, 100.0, 0, 0);
+        return static_cast<double>(times.end - times.start);
+    };
+    EXPECT_NEAR(load_ns(), 10 * 200'000.0, 10);  // alone: not slowed
+    auto other = bus->use(ModeledMemoryBus::Traffic::Fill);
+    other.rate_sharing_memory(4e9, ModeledMemoryBus::Stream::Write);
+    // It writes half the time: 1.5 threads streaming share 4 GB/s, so its writes take 1.5 times as long.
+    EXPECT_NEAR(load_ns(), 10 * (1.5 * 100'000.0 + 100'000.0), 10);
+}
+
 TEST(ModeledMemoryBus, ModeledCopiesSlowWhileAnotherThreadStreams) {
     const HardwareProfile profile = contended_profile();
     auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);

@@ -51,6 +51,26 @@ TEST(ProfileCombination, EachFigureIsTheMedianAndTheTrustSaysHowFarTheMachinesDi
         << trust_summary(combined);
 }
 
+// Profiles calibrated before the limits were measured leave them out of the median.
+TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt) {
+    std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
+                                    {"c.json", machine(1.0, 1.0)}};
+    for (NamedProfile& p : three) {
+        HostLoadCurve& curve = p.profile.under_load;
+        curve.others = {0, 4};
+        curve.fill = curve.first_touch = curve.memcpy_to_pinned = curve.pageable_h2d = {1.0, 0.8};
+        curve.free_pageable = {1.0, 1.2};
+    }
+    three[0].profile.under_load.all_threads = {{1, 16}, {10, 40}, {6, 50}};
+    three[1].profile.under_load.all_threads = {{1, 16}, {12, 60}, {6, 70}};
+    const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
+    EXPECT_EQ(combined.under_load.all_threads.threads, (std::vector<double>{1, 16}));
+    EXPECT_EQ(combined.under_load.all_threads.copy_gb_per_s, (std::vector<double>{11, 50}));
+    EXPECT_EQ(combined.under_load.all_threads.fill_gb_per_s, (std::vector<double>{6, 60}));
+    three[0].profile.under_load.all_threads = three[1].profile.under_load.all_threads = {};
+    EXPECT_TRUE(combine_profiles(three, "fleet", "...").under_load.all_threads.empty());
+}
+
 TEST(ProfileCombination, ProfilesMeasuredAtOtherSizesOrTooFewAreRefused) {
     HardwareProfile other = machine(1.0, 1.0);
     other.host_alloc_us = SizeCurve{{kMiB, 16.0 * kMiB}, {2, 4000}};

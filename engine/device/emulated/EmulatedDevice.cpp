@@ -185,10 +185,13 @@ OpId EmulatedDevice::copy_to_device(const HostSource& source, std::uint64_t batc
     // The calling thread stages a pageable copy through host memory: the profile's rate is for
     // bytes in the caches, as the bandwidth sweep copies them. A batch a worker handed over is
     // read from memory, slower still while other modelled threads stream through it.
-    const auto staging = bus_->use(
-        source.cached ? ModeledMemoryBus::Traffic::Fill : ModeledMemoryBus::Traffic::PageableFromMemory, 0,
-        static_cast<double>(source.bytes));
-    return issue_copy(source, batch, issued, source.cached ? 1.0 : staging.factor());
+    // Either way it takes its share of the machine's memory from the streams running.
+    const double bytes = static_cast<double>(source.bytes);
+    auto staging = bus_->use(
+        source.cached ? ModeledMemoryBus::Traffic::Fill : ModeledMemoryBus::Traffic::PageableFromMemory, 0, bytes);
+    const double factor = source.cached ? 1.0 : staging.factor();
+    const double rate = profile_.h2d_bytes_per_s(bytes, false) * factor;
+    return issue_copy(source, batch, issued, staging.rate_sharing_memory(rate, ModeledMemoryBus::Stream::Copy) / rate * factor);
 }
 
 OpId EmulatedDevice::issue_copy(const HostSource& source, std::uint64_t batch, TimeNs issued, double rate_factor) {
