@@ -101,8 +101,8 @@ public:
           bus_(std::move(bus)) {}
 
     // A sample is written once (at the profile's fill rate for a batch of this size, slower while
-    // others stream or while the streams together would take more memory than the machine has) and
-    // then worked on for cpu_us.
+    // others stream, and no faster than the machine's memory lets that many streams go) and then
+    // worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
         const double batch_bytes = static_cast<double>(sample_bytes) * count;

@@ -20,7 +20,7 @@ public:
     // page-locking one (HostAlloc: cudaHostAlloc and cudaFreeHost; HostRegister: cudaHostRegister
     // and cudaHostUnregister), whose pages fault in.
     enum class Traffic { Fill, FirstTouch, PinFromMemory, PageableFromMemory, Free, HostAlloc, HostRegister };
-    // What a stream does to memory, which decides the limit it counts against.
+    // What a stream does to memory: which of calibrate's all-threads totals it shares.
     enum class Stream { Copy, Write };
 
     explicit ModeledMemoryBus(HostLoadCurve curve) : curve_(std::move(curve)) {}

@@ -4,11 +4,13 @@
 # as it is and with every core kept busy by spinning shells started here (docs/benchmarks.md,
 # "Reproducible emulation"). Prints one row per configuration and load: the runs' batches/s,
 # lowest, median, highest and spread ((highest - lowest) / median).
-# Usage: emulation_spread.sh PINSCOPE_CLI [RUNS=5] [SECONDS=2]
+# Usage: emulation_spread.sh PINSCOPE_CLI [RUNS=5] [SECONDS=2] [PROFILE]
+# PROFILE: a profile file or name for the emulated device (default: the shipped default).
 set -euo pipefail
-cli=${1:?usage: emulation_spread.sh PINSCOPE_CLI [RUNS] [SECONDS]}
+cli=${1:?usage: emulation_spread.sh PINSCOPE_CLI [RUNS] [SECONDS] [PROFILE]}
 runs=${2:-5}
 seconds=${3:-2}
+device=emulated${4:+:$4}
 out=$(mktemp -d)
 hogs=()
 stop_hogs() {
@@ -23,6 +25,7 @@ configs=(
     "loader-bound|--workers 0 --pin-memory on --cpu-us 300 --gpu-us 10000"
     "pageable-w6|--workers 6 --pin-memory off --cpu-us 50 --gpu-us 3000 --dtype u8 --batch-size 256"
     "register-w4|--workers 4 --pin-memory on --pin-mode register --cpu-us 0 --gpu-us 2000"
+    "worker-w6|--workers 6 --pin-memory on --pin-mode worker --cpu-us 0 --gpu-us 0 --batch-size 64"
 )
 
 measure() {  # load label
@@ -31,7 +34,7 @@ measure() {  # load label
         local name=${entry%%|*} flags=${entry#*|} rates=()
         for ((k = 0; k < runs; ++k)); do
             # shellcheck disable=SC2086
-            "$cli" run --device emulated --seconds "$seconds" --no-advice --summary "$out/s.json" $flags >/dev/null
+            "$cli" run --device "$device" --seconds "$seconds" --no-advice --summary "$out/s.json" $flags >/dev/null
             rates+=("$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["batches_per_s"])' "$out/s.json")")
         done
         python3 - "$name" "$load" "${rates[@]}" <<'PY'
@@ -44,7 +47,7 @@ PY
     done
 }
 
-echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg); device: $device"
 echo "| configuration | load | batches/s per run | lowest | median | highest | spread |"
 echo "| --- | --- | --- | ---: | ---: | ---: | ---: |"
 measure "as it is"
