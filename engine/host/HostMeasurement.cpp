@@ -293,14 +293,21 @@ MemoryThroughput measure_memory_throughput(int threads, std::size_t bytes, doubl
         }
         return moved / static_cast<double>(std::max<TimeNs>(1, end - start));
     };
+    // Allocated here, so that a failure throws before any thread waits for the others; each thread
+    // touches its own first, so that its pages are on its node.
+    std::vector<PageableBuffer> sources, targets;
+    for (int t = 0; t < threads; ++t) {
+        sources.push_back(allocate_pageable(bytes));
+        targets.push_back(allocate_pageable(bytes));
+    }
     std::vector<std::thread> running;
     for (int t = 0; t < threads; ++t) {
         running.emplace_back([&, t] {
-            const PageableBuffer source = allocate_pageable(bytes);
-            const PageableBuffer target = allocate_pageable(bytes);
+            const auto i = static_cast<std::size_t>(t);
+            const PageableBuffer& source = sources[i];
+            const PageableBuffer& target = targets[i];
             std::memset(source.get(), 1, bytes);
             std::memset(target.get(), 0, bytes);
-            const auto i = static_cast<std::size_t>(t);
             copy_rates[i] = stream([&](std::uint64_t) {
                 std::memcpy(target.get(), source.get(), bytes);
                 asm volatile("" : : "r"(target.get()) : "memory");
