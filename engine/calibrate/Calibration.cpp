@@ -209,11 +209,11 @@ private:
     int done_ = 0;
 };
 
-std::string thread_counts_text(const HostLoadCurve& curve) {
+// "0, 1, 2 and 4".
+std::string thread_counts_text(const std::vector<double>& counts) {
     std::string text;
-    for (std::size_t i = 0; i < curve.others.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == curve.others.size() ? " and " : ", ") +
-                std::to_string(static_cast<int>(curve.others[i]));
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == counts.size() ? " and " : ", ") + std::to_string(static_cast<int>(counts[i]));
     return text;
 }
 
@@ -222,14 +222,6 @@ std::string totals_text(const MemoryThroughputCurve& curve) {
     for (std::size_t i = 0; i < curve.threads.size(); ++i)
         text += (i == 0 ? "" : ", ") + std::to_string(static_cast<int>(curve.threads[i])) + ": " +
                 format_fixed(curve.copy_gb_per_s[i], 1) + " and " + format_fixed(curve.fill_gb_per_s[i], 1);
-    return text;
-}
-
-std::string all_threads_counts_text(int hardware_threads) {
-    std::string text;
-    const std::vector<int> counts = all_threads_counts(hardware_threads);
-    for (std::size_t i = 0; i < counts.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == counts.size() ? " and " : ", ") + std::to_string(counts[i]);
     return text;
 }
 
@@ -266,11 +258,11 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             "H2D copy (at " + format_size(kLargeBatchBytes) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
             "freed written by a thread on another CPU), and what a batch's cudaHostAlloc with cudaFreeHost and its "
             "cudaHostRegister with cudaHostUnregister cost, while " +
-            thread_counts_text(profile.under_load) + " other threads fill, collate into fresh buffers and free them, "
+            thread_counts_text(profile.under_load.others) + " other threads fill, collate into fresh buffers and free them, "
             "as loader workers do (" + format_size(kCalibrationBatchBytes) + " each). Each of these host figures is the "
             "median of " + std::to_string(kLoadRounds) + " rounds that visit the thread counts in turn. "
             "What the machine's memory gives every thread together: the bytes per second that " +
-            all_threads_counts_text(cores.threads) +
+            thread_counts_text(profile.under_load.all_threads.threads) +
             " threads moved in all, each memcpy'ing between reused buffers of its own and then filling one with samples, "
             "as workers that collate into page-locked blocks do (each count the median of its rounds; GB/s copied and "
             "filled by thread count: " + totals_text(profile.under_load.all_threads) + "). ";
@@ -358,7 +350,6 @@ MemoryThroughputCurve measure_all_threads(const std::vector<int>& thread_counts,
     }
     return curve;
 }
-
 
 }  // namespace
 
@@ -476,9 +467,10 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     measure_host_rates(probe, counts, profile);
     steps.next("host memory, every thread streaming together");
     // Every thread's buffers together far beyond the caches, as the pipeline's batches are.
-    const std::size_t limit_bytes = std::max(memcpy_bytes, static_cast<std::size_t>(cores.threads) * (std::size_t{32} << 20));
-    profile.under_load.all_threads = measure_all_threads(
-        all_threads_counts(cores.threads), options.memcpy_bytes > 0 ? memcpy_bytes : limit_bytes, options.quick);
+    const std::size_t all_threads_bytes =
+        options.memcpy_bytes > 0 ? memcpy_bytes
+                                 : std::max(memcpy_bytes, static_cast<std::size_t>(cores.threads) * (std::size_t{32} << 20));
+    profile.under_load.all_threads = measure_all_threads(all_threads_counts(cores.threads), all_threads_bytes, options.quick);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();
