@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bandwidth/TimerSweep.h"
+#include "engine/calibrate/PipelineFrees.h"
 #include "engine/host/HostMeasurement.h"
 #include "engine/config/ConfigError.h"
 #include "engine/export/ExportFormat.h"
@@ -44,6 +45,10 @@ constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and roun
 // batch's copy slows less against it under load than calibrate's batch does against its own.
 constexpr std::size_t kLargeBatchBytes = 256 * kMiB;
 constexpr int kMemcpySamples = 5;
+// The pool pipeline's frees: 1.5 s a size gives 30 or more frees of 128 MiB after the first third
+// on the H100 VMs' 16 cores.
+constexpr double kPipelineSeconds = 1.5;
+constexpr double kQuickPipelineSeconds = 0.6;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
 
@@ -82,11 +87,18 @@ std::vector<std::size_t> copy_sizes(bool quick) {
     return sizes;
 }
 
-std::string cost_sizes_text() {
+// "1 MiB, 4 MiB and 16 MiB".
+std::string sizes_text(const std::vector<std::size_t>& sizes) {
     std::string text;
-    for (std::size_t i = 0; i < kCostSizes.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == kCostSizes.size() ? " and " : ", ") + format_size(kCostSizes[i]);
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == sizes.size() ? " and " : ", ") + format_size(sizes[i]);
     return text;
+}
+
+// Batch sizes the pipeline's frees are measured at: every 4x from 2 MiB (quick: 2 and 32 MiB).
+std::vector<std::size_t> pipeline_free_sizes(bool quick) {
+    if (quick) return {2 * kMiB, 32 * kMiB};
+    return {2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
 }
 
 // The batch sizes measured, kCalibrationBatchBytes among them, ascending.
@@ -247,7 +259,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             (profile.pageable_overlaps_compute ? "yes" : "no") +
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             format_size(kCalibrationBatchBytes) + "; cudaHostAlloc and cudaFreeHost (with blocks held, as pin_mode alloc holds batches waiting for their "
-            "copies), cudaHostRegister and cudaHostUnregister at " + cost_sizes_text() +
+            "copies), cudaHostRegister and cudaHostUnregister at " + sizes_text({kCostSizes.begin(), kCostSizes.end()}) +
             " (median of " + std::to_string(kLoadRounds) + " rounds that visit the sizes in turn), and which of them wait for the GPU to finish the work queued before them (" +
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
@@ -266,6 +278,11 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             " threads moved in all, each memcpy'ing between reused buffers of its own and then filling one with samples, "
             "as workers that collate into page-locked blocks do (each count the median of its rounds; GB/s copied and "
             "filled by thread count: " + totals_text(profile.under_load.all_threads) + "). ";
+    if (!profile.pipeline_free_us.empty())
+        text += "In a running pipeline (pin_mode pool, 2 workers, the real host on " + options.pipeline_device + ", " +
+                format_fixed(options.quick ? kQuickPipelineSeconds : kPipelineSeconds, 1) +
+                " s a size): what freeing a worker's batch costs on the pin thread after the run's first third, at " +
+                sizes_text(pipeline_free_sizes(options.quick)) + " (median of the run's frees). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -425,7 +442,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 14);
+    Steps steps(progress, 15);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -471,6 +488,10 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
         options.memcpy_bytes > 0 ? memcpy_bytes
                                  : std::max(memcpy_bytes, static_cast<std::size_t>(cores.threads) * (std::size_t{32} << 20));
     profile.under_load.all_threads = measure_all_threads(all_threads_counts(cores.threads), all_threads_bytes, options.quick);
+    steps.next("freeing a worker's batch in a running pipeline");
+    if (!options.pipeline_device.empty())
+        profile.pipeline_free_us = measure_pipeline_frees_us(options.pipeline_device, pipeline_free_sizes(options.quick),
+                                                             options.quick ? kQuickPipelineSeconds : kPipelineSeconds);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

@@ -116,6 +116,7 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
     out.host_unregister_us = c.curve(&P::host_unregister_us, "host.host_unregister_us");
     out.free_pageable_us = c.curve(&P::free_pageable_us, "host.free_pageable_us", true);
     out.free_new_pages_us = c.curve(&P::free_new_pages_us, "host.free_new_pages_us", true);
+    out.pipeline_free_us = c.curve(&P::pipeline_free_us, "host.pipeline_free_us", true);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },

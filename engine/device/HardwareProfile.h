@@ -212,6 +212,10 @@ struct HardwareProfile {
     // (calibrated before 2026-11-26): free_pageable_us's points from 32 MiB on, where glibc maps
     // every batch too.
     SizeCurve free_new_pages_us;
+    // The same free in a running pipeline (calibrate's pool run, engine/calibrate/PipelineFrees.h),
+    // which the model uses instead where measured, as it is: the workers already ran. Optional in
+    // the JSON ("host.pipeline_free_us"; calibrated before 2026-11-27 evening: absent).
+    SizeCurve pipeline_free_us;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
 

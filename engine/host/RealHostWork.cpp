@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kWorkChunk = 16 * 1024;  // bytes transformed between clock reads
 
 // The per-sample CPU work: passes over the sample's bytes, transforming them in place, until the
-// time is spent or the run stops. At least one pass, so that the work really reads and writes the sample.
+// time is spent or the run stops. At least one chunk, so that the work really reads and writes the sample.
 void work_on(std::byte* sample, std::size_t bytes, double cpu_us, const std::stop_token& stop) {
     const TimeNs deadline = now_ns() + static_cast<TimeNs>(cpu_us * 1e3);
     auto* words = reinterpret_cast<std::uint32_t*>(sample);

@@ -184,6 +184,26 @@ TEST(ModeledMemoryBus, FreeingABatchCostsMoreWithWorkersRunningOrThreadsStreamin
     EXPECT_NEAR(cost_ns(1), 240'000, 1);
 }
 
+// Measured in a running pipeline, a worker's batch costs that free with any number of workers and
+// threads streaming (they ran when it was measured); the consumer's own batch is slowed as before.
+TEST(ModeledMemoryBus, AWorkersBatchFreedAsMeasuredInARunningPipelineCostsThatWhateverRuns) {
+    HardwareProfile profile = contended_profile();
+    profile.free_new_pages_us = SizeCurve{{1 << 20}, {40.0}};
+    profile.pipeline_free_us = SizeCurve{{1 << 20}, {100.0}};
+    auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
+    const auto host = make_host_work(HostMode::Modeled, profile, bus);
+    PageableBuffer none;
+    const auto cost_ns = [&](BatchMemory memory, int workers) {
+        const WorkTimes times = host->free_batch(none, 2 << 20, memory, workers, 0);
+        return static_cast<double>(times.end - times.start);
+    };
+    EXPECT_NEAR(cost_ns(BatchMemory::NewPages, 0), 200'000, 1);  // 100 us per MiB, beyond the curve's one point
+    EXPECT_NEAR(cost_ns(BatchMemory::NewPages, 6), 200'000, 1);
+    const auto other = bus->use(ModeledMemoryBus::Traffic::Fill);
+    EXPECT_NEAR(cost_ns(BatchMemory::NewPages, 0), 200'000, 1);
+    EXPECT_NEAR(cost_ns(BatchMemory::Allocator, 0), 240'000, 1);  // 80 us, three times with one other streaming
+}
+
 TEST(ModeledMemoryBus, PageableStagingOfAHandedOverBatchSlowsButPinnedAndCachedCopiesDoNot) {
     const HardwareProfile profile = contended_profile();
     auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
