@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -126,7 +127,7 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
         ->type_name("FILE");
     command_->add_option("--trust-out", trust_out_,
                          "write the --profile given, with what this validation found added to its trust (a GPU "
-                         "--device only), to this file")
+                         "--device, or --against: figures a GPU recorded), to this file")
         ->type_name("FILE");
     command_->add_option("--cells", cells_, "how many cells to draw: 2 to 1000")->type_name("N")->capture_default_str();
     command_->add_option("--seed", seed_, "the draw's seed: the same seed draws the same cells everywhere")
@@ -191,7 +192,7 @@ int ValidateCommand::execute() const {
     const bool recorded = !against_.empty();
     if (recorded) {
         // The file says what ran where: nothing here draws or runs cells on a device.
-        for (const char* flag : {"--device", "--cells", "--seed", "--repeat", "--profile-out", "--trust-out"})
+        for (const char* flag : {"--device", "--cells", "--seed", "--repeat", "--profile-out"})
             if (command_->count(flag) > 0)
                 reject_flag(flag, command_->get_option(flag)->as<std::string>(),
                             "nothing with --against, whose file holds the cells and the device's figures");
@@ -221,8 +222,8 @@ int ValidateCommand::execute() const {
         check_writable("--profile-out", profile_out_, OutputKind::File);
     }
     if (!trust_out_.empty()) {
-        if (!on_gpu || calibrates)
-            reject_flag("--trust-out", trust_out_, "a file only with a GPU --device and a --profile to validate");
+        if (!(on_gpu && !calibrates) && !recorded)
+            reject_flag("--trust-out", trust_out_, "a file only with a GPU --device or --against, and a --profile to validate");
         check_writable("--trust-out", trust_out_, OutputKind::File);
     }
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
@@ -310,14 +311,20 @@ int ValidateCommand::execute() const {
         const ValidationSummary summary = summarize_validation(done, rates);
         ProfileValidation found;
         found.when = format_utc_minute(std::chrono::system_clock::now());
-        const CudaDeviceList gpus = list_cuda_devices();
-        const auto ordinal = static_cast<std::size_t>(choice->cuda_ordinal);
-        found.against = ordinal < gpus.devices.size() ? gpus.devices[ordinal].name : device_;
+        if (recorded) {
+            found.against = std::filesystem::path(against_).filename().string();
+            found.recorded = true;
+            for (const CellRates& cell : rates) found.repeat = std::max(found.repeat, cell.real_count);
+        } else {
+            const CudaDeviceList gpus = list_cuda_devices();
+            const auto ordinal = static_cast<std::size_t>(choice->cuda_ordinal);
+            found.against = ordinal < gpus.devices.size() ? gpus.devices[ordinal].name : device_;
+            found.seed = *seed;
+            found.repeat = *repeat;
+        }
         found.calibrated_in_the_same_call = calibrates;
-        found.seed = *seed;
         found.cells = summary.cells;
         found.seconds = *seconds;
-        found.repeat = *repeat;
         found.within_10 = summary.within_10;
         found.within_15 = summary.within_15;
         found.pairs_agreeing = summary.pairs_agreeing;

@@ -234,6 +234,7 @@ ProfileTrust trust_from(const Reader& trust) {
         ProfileValidation validation;
         validation.when = v.text("when");
         validation.against = v.text("against");
+        if (v.has("recorded")) validation.recorded = v.boolean("recorded");
         validation.calibrated_in_the_same_call = v.boolean("calibrated_in_the_same_call");
         validation.seed = v.seed("seed");
         validation.cells = static_cast<std::size_t>(v.number("cells", kCount));
@@ -271,6 +272,7 @@ json trust_json(const ProfileTrust& trust) {
                              {"cells", v.cells}, {"seconds", v.seconds}, {"repeat", v.repeat}, {"within_10", v.within_10},
                              {"within_15", v.within_15}, {"pairs_agreeing", v.pairs_agreeing},
                              {"pairs_counted", v.pairs_counted}});
+        if (v.recorded) validated.back()["recorded"] = true;
         if (v.host_fastest > 0) {
             validated.back()["host_slowest"] = v.host_slowest;
             validated.back()["host_fastest"] = v.host_fastest;

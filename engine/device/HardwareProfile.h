@@ -142,7 +142,10 @@ struct DriverLock {
 // A run of `pinscope-cli validate` with this profile against a GPU: what it found.
 struct ProfileValidation {
     std::string when;    // "2026-11-25 19:40 UTC"
-    std::string against; // the GPU's name
+    std::string against; // the GPU's name; recorded: the file the GPU's figures were read from
+    // The GPU's figures came from an earlier validate's --csv (validate --against): its seed is
+    // not known (0) and the GPU ran on another day, maybe another machine. Optional in the JSON.
+    bool recorded = false;
     bool calibrated_in_the_same_call = false;  // false: the profile as it was handed to validate
     std::uint64_t seed = 0;
     std::size_t cells = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/device/ProfileTrust.h"
 
+#include <vector>
+
 #include "engine/text/TextFormat.h"
 
 namespace pinscope {
@@ -11,6 +13,30 @@ std::string ratio_text(double spread) {
                                                           : "up to " + format_fixed(spread, 1) + "x apart";
 }
 
+std::string pairs_text(std::size_t agreeing, std::size_t counted) {
+    return counted > 0 ? "; the faster of two settings named in " + std::to_string(agreeing) + " of " +
+                             std::to_string(counted) + " pairs"
+                       : "";
+}
+
+// Checks against GPU figures recorded earlier (validate --against), together.
+std::string recorded_text(const std::vector<const ProfileValidation*>& checks) {
+    std::size_t cells = 0, within_10 = 0, within_15 = 0, agreeing = 0, counted = 0;
+    for (const ProfileValidation* v : checks) {
+        cells += v->cells;
+        within_10 += v->within_10;
+        within_15 += v->within_15;
+        agreeing += v->pairs_agreeing;
+        counted += v->pairs_counted;
+    }
+    const bool one = checks.size() == 1;
+    return "Checked against the GPU figures " + (one ? "recorded in " + checks.front()->against : "of " +
+           std::to_string(checks.size()) + " earlier validate runs") + " (`validate --against`, " +
+           (one ? checks.front()->when : "latest " + checks.back()->when) + ", the profile as it is here): " +
+           std::to_string(within_15) + " of " + std::to_string(cells) + " cells within 15 %, " + std::to_string(within_10) +
+           " within 10 %" + pairs_text(agreeing, counted) + ".";
+}
+
 std::string validation_text(const ProfileValidation& v) {
     std::string text = "Validated against " + v.against + " (" + v.when + ", `validate --seed " + std::to_string(v.seed) +
                        "`, " + std::to_string(v.cells) + " cells" +
@@ -19,9 +45,7 @@ std::string validation_text(const ProfileValidation& v) {
                                                       : "the profile as it is here") +
                        "): " + std::to_string(v.within_15) + " of " + std::to_string(v.cells) + " cells within 15 %, " +
                        std::to_string(v.within_10) + " within 10 %";
-    if (v.pairs_counted > 0)
-        text += "; the faster of two settings named in " + std::to_string(v.pairs_agreeing) + " of " +
-                std::to_string(v.pairs_counted) + " pairs";
+    text += pairs_text(v.pairs_agreeing, v.pairs_counted);
     if (v.host_fastest > 0)
         text += "; meanwhile the host ran at " + format_fixed(v.host_slowest, 2) + " to " +
                 format_fixed(v.host_fastest, 2) + " times the profile's speed";
@@ -44,10 +68,19 @@ std::string trust_summary(const HardwareProfile& profile) {
         }
         text += ". ";
     }
-    // The latest validation of the profile as it is, else the latest of all.
+    // The latest validation of the profile as it is on a GPU, else every check against recorded
+    // figures together, else the latest validation of all (calibrated in the same call).
     const ProfileValidation* shown = nullptr;
-    for (const ProfileValidation& v : trust.validations)
+    std::vector<const ProfileValidation*> recorded;
+    for (const ProfileValidation& v : trust.validations) {
+        if (v.recorded) {
+            recorded.push_back(&v);
+            continue;
+        }
         if (!v.calibrated_in_the_same_call || shown == nullptr || shown->calibrated_in_the_same_call) shown = &v;
+    }
+    if (shown != nullptr && !shown->calibrated_in_the_same_call) return text + validation_text(*shown);
+    if (!recorded.empty()) return text + recorded_text(recorded);
     if (shown == nullptr)
         return text + "Not validated against a GPU: `pinscope-cli validate --profile " + profile.name +
                "` on one says how far to trust it there.";

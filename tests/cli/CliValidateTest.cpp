@@ -110,6 +110,20 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
               std::string::npos)
         << again.out;
     EXPECT_EQ(again.err.find("seed"), std::string::npos) << "no cell was drawn: " << again.err;
+
+    // What the check found can go into the profile's trust, said to come from recorded figures.
+    const std::string trusted = dir.file("trusted.json");
+    const CliResult kept = run_cli(
+        {"validate", "--against", csv, "--profile", "h100-pcie5", "--seconds", "1", "--trust-out", trusted}, options);
+    ASSERT_EQ(kept.exit_code, 0) << kept.err;
+    const HardwareProfile profile = load_profile(trusted);
+    ASSERT_FALSE(profile.trust.validations.empty());
+    const ProfileValidation& found = profile.trust.validations.back();
+    EXPECT_TRUE(found.recorded);
+    EXPECT_EQ(found.against, "cells.csv");
+    EXPECT_EQ(found.cells, 6u);
+    EXPECT_EQ(found.within_10, 6u);
+    EXPECT_EQ(found.repeat, 2u);
     EXPECT_EQ(result.out.find("the host before"), std::string::npos) << "an emulated device has no host to read";
 }
 

@@ -47,6 +47,44 @@ TEST(ProfileTrust, TheValidationOfTheProfileAsItIsIsShownBeforeOneCalibratedInTh
     EXPECT_EQ(back.trust, profile.trust);
 }
 
+ProfileValidation recorded_check(const char* file, std::size_t cells, std::size_t within_15, std::size_t within_10) {
+    ProfileValidation v = validation(false, within_15);
+    v.against = file;
+    v.recorded = true;
+    v.seed = 0;
+    v.cells = cells;
+    v.within_10 = within_10;
+    v.pairs_agreeing = 9;
+    v.pairs_counted = 11;
+    return v;
+}
+
+// Checks against figures GPUs recorded (validate --against) are said together, after a
+// validation of the profile as it is on a GPU and before one calibrated in the same call.
+TEST(ProfileTrust, ChecksAgainstRecordedFiguresAreSaidTogether) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.trust = {};
+    profile.trust.validations = {validation(true, 30), recorded_check("a.csv", 30, 24, 22),
+                                 recorded_check("b.csv", 40, 27, 21)};
+    profile.trust.validations[2].when = "2026-11-27 04:10 UTC";
+    EXPECT_EQ(trust_summary(profile),
+              "Checked against the GPU figures of 2 earlier validate runs (`validate --against`, latest 2026-11-27 "
+              "04:10 UTC, the profile as it is here): 51 of 70 cells within 15 %, 43 within 10 %; the faster of two "
+              "settings named in 18 of 22 pairs.");
+    EXPECT_EQ(profile_from_json(to_json(profile)).trust, profile.trust);
+    EXPECT_TRUE(to_json(profile)["trust"]["validated"][1]["recorded"].get<bool>());
+    EXPECT_FALSE(to_json(profile)["trust"]["validated"][0].contains("recorded"));
+
+    profile.trust.validations = {recorded_check("a.csv", 30, 24, 22)};
+    EXPECT_NE(trust_summary(profile).find("Checked against the GPU figures recorded in a.csv (`validate --against`, "
+                                          "2026-11-25 20:48 UTC, the profile as it is here): 24 of 30 cells"),
+              std::string::npos)
+        << trust_summary(profile);
+
+    profile.trust.validations.push_back(validation(false, 26));
+    EXPECT_EQ(trust_summary(profile).rfind("Validated against NVIDIA H200", 0), 0u) << trust_summary(profile);
+}
+
 TEST(ProfileTrust, AValidationSaysHowFastTheHostRanMeanwhileAgainstTheProfile) {
     HardwareProfile profile = load_profile(kDefaultProfile);
     profile.trust = {};
