@@ -141,7 +141,10 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
                          "report says how far the device's own runs spread")
         ->type_name("N")
         ->capture_default_str();
-    command_->add_option("--csv", csv_path_, "write the cells' table as CSV to this file")->type_name("FILE");
+    command_->add_option("--csv", csv_path_,
+                         "write the cells' table as CSV to this file, again after each cell, so that a run stopped "
+                         "or killed keeps the cells it finished")
+        ->type_name("FILE");
     command_->add_option("--against", against_,
                          "instead of running on --device, take its figures from FILE, the --csv of an earlier validate "
                          "(on a GPU elsewhere): only the emulated device runs, on that file's cells, with --profile")
@@ -300,6 +303,9 @@ int ValidateCommand::execute() const {
                   << ")\n";
         done.push_back(drawn[k]);
         rates.push_back(cell);
+        // Whole and in place after every cell: a GPU validation takes minutes, and a run killed
+        // (out of time on a lent machine, say) would otherwise leave none of them.
+        if (!csv_path_.empty()) export_validation_csv(csv_path_, done, rates);
     }
     if (RunDriver::interrupted())
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";

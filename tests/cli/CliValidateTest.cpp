@@ -3,8 +3,13 @@
 // saying why; the emulated device against itself (modelled time) agrees to the last digit.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "engine/device/HardwareProfile.h"
 #include "engine/text/TextFormat.h"
@@ -125,6 +130,34 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
     EXPECT_EQ(found.within_10, 6u);
     EXPECT_EQ(found.repeat, 2u);
     EXPECT_EQ(result.out.find("the host before"), std::string::npos) << "an emulated device has no host to read";
+}
+
+// A validation killed part way (out of time on a lent GPU, say) leaves a CSV of the cells it
+// finished, whole, which --against reads back.
+TEST(CliValidate, AKilledValidationKeepsTheCellsItFinished) {
+    TempDir dir;
+    const std::string csv = dir.file("cells.csv");
+    const pid_t pid = start_cli({"validate", "--device", "emulated:h100-pcie5", "--cells", "200", "--seconds", "2",
+                                 "--seed", "5", "--csv", csv});
+    ASSERT_GT(pid, 0);
+    const auto rows = [&] {
+        if (!std::filesystem::exists(csv)) return std::size_t{0};
+        const std::string text = read_file(csv);
+        return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (rows() < 3 && std::chrono::steady_clock::now() < deadline)  // the header and two cells
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    ASSERT_GE(rows(), 3u) << "no two cells within two minutes";
+    EXPECT_LT(rows(), 201u) << "the run finished before it was killed";
+
+    const CliResult again = run_cli({"validate", "--against", csv, "--profile", "h100-pcie5", "--seconds", "2"});
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_NE(again.out.find("within 10 %: " + std::to_string(rows() - 1) + " of " + std::to_string(rows() - 1)),
+              std::string::npos)
+        << again.out;
 }
 
 TEST(CliValidate, TheHostReadBeforeTheCellsIsSetAgainstTheProfilesOwnFigures) {
