@@ -95,6 +95,12 @@ std::string sizes_text(const std::vector<std::size_t>& sizes) {
     return text;
 }
 
+std::vector<std::size_t> curve_sizes(const SizeCurve& curve) {
+    std::vector<std::size_t> sizes;
+    for (const double bytes : curve.sizes_bytes) sizes.push_back(static_cast<std::size_t>(bytes));
+    return sizes;
+}
+
 // Batch sizes the pipeline's frees are measured at: every 4x from 2 MiB (quick: 2 and 32 MiB).
 std::vector<std::size_t> pipeline_free_sizes(bool quick) {
     if (quick) return {2 * kMiB, 32 * kMiB};
@@ -282,7 +288,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
         text += "In a running pipeline (pin_mode pool, 2 workers, the real host on " + options.pipeline_device + ", " +
                 format_fixed(options.quick ? kQuickPipelineSeconds : kPipelineSeconds, 1) +
                 " s a size): what freeing a worker's batch costs on the pin thread after the run's first third, at " +
-                sizes_text(pipeline_free_sizes(options.quick)) + " (median of the run's frees). ";
+                sizes_text(curve_sizes(profile.pipeline_free_us)) + " (median of the run's frees). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."

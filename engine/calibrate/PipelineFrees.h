@@ -15,9 +15,10 @@ namespace pinscope {
 
 // The pool pipeline on `device` (a CUDA device, or the emulated one in tests) with the real host:
 // two workers collating batches of each of `sizes` (multiples of 16 KiB) into new pages, `seconds`
-// per size. Each point is the median free on the pin thread after the run's first third, in us.
-// Throws DeviceError when the device fails or a run ends in an error, and std::runtime_error when
-// a size's run freed no batch after its first third.
+// per size. Each point is the median free on the pin thread after the run's first third, in us; a
+// size whose run would lock more than the default pinned budget (a quarter of physical memory) is
+// left out. Throws DeviceError when the device fails or a run ends in an error, and
+// std::runtime_error when a size's run freed no batch after its first third.
 SizeCurve measure_pipeline_frees_us(const std::string& device, const std::vector<std::size_t>& sizes, double seconds);
 
 }  // namespace pinscope

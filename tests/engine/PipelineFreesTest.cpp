@@ -21,6 +21,14 @@ TEST(PipelineFrees, EachSizeIsTheMedianFreeOfARealPipelinesPinThread) {
     }
 }
 
+// A batch whose run would lock more than a quarter of this machine's memory is left out, the
+// sizes below it measured all the same (16 GiB batches would lock 112 GiB).
+TEST(PipelineFrees, ASizeBeyondThePinnedBudgetIsLeftOut) {
+    const SizeCurve curve = measure_pipeline_frees_us("emulated", {kMiB, 16 * kGiB}, 0.6);
+    EXPECT_EQ(curve.sizes_bytes, (std::vector<double>{kMiB}));
+    EXPECT_EQ(curve.values.size(), 1u);
+}
+
 TEST(PipelineFrees, ASizeThatMakesNoWholeSamplesIsRefused) {
     EXPECT_THROW(measure_pipeline_frees_us("emulated", {kMiB + 1}, 0.6), std::invalid_argument);
     EXPECT_THROW(measure_pipeline_frees_us("emulated", {0}, 0.6), std::invalid_argument);
