@@ -346,7 +346,7 @@ int ValidateCommand::execute() const {
         std::cout << "added this validation to the trust of the profile in " << out << '\n';
     }
     if (!csv_path_.empty()) {
-        export_validation_csv(csv_path_, done, rates);
+        if (done.empty()) export_validation_csv(csv_path_, done, rates);  // each cell wrote it otherwise
         std::cout << "wrote " << csv_path_ << '\n';
     }
     if (calibrates && !profile_out_.empty()) std::cout << "calibrated profile in " << profile_out_ << '\n';

@@ -88,17 +88,11 @@ std::vector<std::size_t> copy_sizes(bool quick) {
 }
 
 // "1 MiB, 4 MiB and 16 MiB".
-std::string sizes_text(const std::vector<std::size_t>& sizes) {
-    std::string text;
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == sizes.size() ? " and " : ", ") + format_size(sizes[i]);
-    return text;
-}
-
-std::vector<std::size_t> curve_sizes(const SizeCurve& curve) {
-    std::vector<std::size_t> sizes;
-    for (const double bytes : curve.sizes_bytes) sizes.push_back(static_cast<std::size_t>(bytes));
-    return sizes;
+template <class Sizes>
+std::string sizes_text(const Sizes& sizes) {
+    std::vector<std::string> items;
+    for (const auto bytes : sizes) items.push_back(format_size(static_cast<std::uint64_t>(bytes)));
+    return format_list(items);
 }
 
 // Batch sizes the pipeline's frees are measured at: every 4x from 2 MiB (quick: 2 and 32 MiB).
@@ -229,10 +223,9 @@ private:
 
 // "0, 1, 2 and 4".
 std::string thread_counts_text(const std::vector<double>& counts) {
-    std::string text;
-    for (std::size_t i = 0; i < counts.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == counts.size() ? " and " : ", ") + std::to_string(static_cast<int>(counts[i]));
-    return text;
+    std::vector<std::string> items;
+    for (const double count : counts) items.push_back(std::to_string(static_cast<int>(count)));
+    return format_list(items);
 }
 
 std::string totals_text(const MemoryThroughputCurve& curve) {
@@ -265,7 +258,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             (profile.pageable_overlaps_compute ? "yes" : "no") +
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             format_size(kCalibrationBatchBytes) + "; cudaHostAlloc and cudaFreeHost (with blocks held, as pin_mode alloc holds batches waiting for their "
-            "copies), cudaHostRegister and cudaHostUnregister at " + sizes_text({kCostSizes.begin(), kCostSizes.end()}) +
+            "copies), cudaHostRegister and cudaHostUnregister at " + sizes_text(kCostSizes) +
             " (median of " + std::to_string(kLoadRounds) + " rounds that visit the sizes in turn), and which of them wait for the GPU to finish the work queued before them (" +
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
@@ -288,7 +281,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
         text += "In a running pipeline (pin_mode pool, 2 workers, the real host on " + options.pipeline_device + ", " +
                 format_fixed(options.quick ? kQuickPipelineSeconds : kPipelineSeconds, 1) +
                 " s a size): what freeing a worker's batch costs on the pin thread after the run's first third, at " +
-                sizes_text(curve_sizes(profile.pipeline_free_us)) + " (median of the run's frees). ";
+                sizes_text(profile.pipeline_free_us.sizes_bytes) + " (median of the run's frees). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."

@@ -69,10 +69,12 @@ private:
 
 TimeNs seconds_to_ns(double s) { return duration_ns(s * 1e9); }
 
-// What freeing a worker's batch of new pages costs by size. A profile calibrated before batches
-// had pages of their own measured frees of allocator memory, which glibc maps, as a worker's batch
-// is now, only from its largest mmap threshold (32 MiB) on: those points, linear in size below.
+// What freeing a worker's batch of new pages costs by size: as calibrate measured it in a running
+// pipeline where it did, else alone. A profile calibrated before batches had pages of their own
+// measured frees of allocator memory, which glibc maps, as a worker's batch is now, only from its
+// largest mmap threshold (32 MiB) on: those points, linear in size below.
 SizeCurve free_new_pages_curve(const HardwareProfile& profile) {
+    if (!profile.pipeline_free_us.empty()) return profile.pipeline_free_us;
     if (!profile.free_new_pages_us.empty()) return profile.free_new_pages_us;
     constexpr double kAlwaysMapped = 32.0 * 1024 * 1024;
     SizeCurve mapped;
@@ -95,8 +97,8 @@ public:
           fresh_bytes_per_s_((profile.first_touch_gb_per_s > 0 ? profile.first_touch_gb_per_s : profile.memcpy_gb_per_s) *
                              1e9),
           free_allocated_us_(profile.free_pageable_us),
-          free_new_pages_us_(profile.pipeline_free_us.empty() ? free_new_pages_curve(profile) : profile.pipeline_free_us),
-          free_in_pipeline_measured_(!profile.pipeline_free_us.empty()),
+          free_new_pages_us_(free_new_pages_curve(profile)),
+          new_pages_free_slows_(profile.pipeline_free_us.empty()),
           cross_node_memcpy_factor_(profile.cross_node_memcpy_factor),
           by_size_(profile.by_batch_size),
           bus_(std::move(bus)) {}
@@ -148,7 +150,7 @@ public:
             return {ready, ready};
         }
         const auto use = bus_->use(ModeledMemoryBus::Traffic::Free, worker_threads);
-        const double slowed = new_pages && free_in_pipeline_measured_ ? 1.0 : use.factor();
+        const double slowed = new_pages && !new_pages_free_slows_ ? 1.0 : use.factor();
         const double cost_us = cost.scaled_at(static_cast<double>(bytes)) * slowed;
         return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready, release);
     }
@@ -161,7 +163,7 @@ private:
     double fresh_bytes_per_s_;
     SizeCurve free_allocated_us_;
     SizeCurve free_new_pages_us_;
-    bool free_in_pipeline_measured_;
+    bool new_pages_free_slows_;  // by the under-load factor: not when measured with the workers running
     double cross_node_memcpy_factor_;
     HostSizeFactors by_size_;
     std::shared_ptr<ModeledMemoryBus> bus_;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -17,6 +18,9 @@ std::string format_shortest(double value);             // the shortest text that
 std::string format_size(std::uint64_t bytes);
 // Rounded for people to read, to a tenth of the largest unit it reaches: "36.8 MiB", "2 GiB", "0.5 KiB".
 std::string format_size_rounded(std::uint64_t bytes);
+
+// Items as a list in a sentence: "a", "a and b", "a, b and c"; empty for none.
+std::string format_list(const std::vector<std::string>& items);
 
 // The date and minute in UTC: "2026-11-25 19:40 UTC".
 std::string format_utc_minute(std::chrono::system_clock::time_point when);

@@ -4,6 +4,7 @@
 
 #include "engine/config/LoaderConfig.h"
 #include "engine/export/SummaryJson.h"
+#include "engine/text/TextFormat.h"
 #include "engine/text/Units.h"
 
 namespace pinscope {
@@ -15,6 +16,13 @@ TEST(Units, MemoryInBinaryUnitsWholeValuesWithoutDecimals) {
     EXPECT_EQ(memory_text(38'535'168), "36.8 MiB");  // the default batch, 64 x 3x224x224 f32
     EXPECT_EQ(memory_text(6.3e9), "5.9 GiB");
     EXPECT_EQ(memory_text(1.5 * kKiB, 2), "1.50 KiB");
+}
+
+TEST(TextFormat, AListReadsAsASentence) {
+    EXPECT_EQ(format_list({}), "");
+    EXPECT_EQ(format_list({"1 MiB"}), "1 MiB");
+    EXPECT_EQ(format_list({"0", "1"}), "0 and 1");
+    EXPECT_EQ(format_list({"0", "1", "2", "4"}), "0, 1, 2 and 4");
 }
 
 TEST(Units, RatesInDecimalGigabytesPerSecond) {
