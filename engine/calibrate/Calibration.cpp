@@ -62,21 +62,22 @@ std::string waits_text(const PageLockingWaits& waits) {
 }
 
 // "cudaHostAlloc and cudaMemcpyAsync did"; "none did".
-std::string waiters_text(const DriverWaiters& w) {
-    std::string text;
-    for (auto [name, flag] : {std::pair{"cudaHostAlloc", w.host_alloc}, std::pair{"cudaFreeHost", w.free_host},
-                              std::pair{"cudaHostRegister", w.host_register},
-                              std::pair{"cudaHostUnregister", w.host_unregister},
-                              std::pair{"cudaMemcpyAsync", w.copies}, std::pair{"a kernel launch", w.launches}})
-        if (flag) text += (text.empty() ? "" : ", ") + std::string(name);
-    return text.empty() ? "none did" : text + " did";
+std::string waiters_text(const DriverWaiters& waiters) {
+    std::vector<std::string> calls;
+    for (const DriverWaiterField& call : kDriverWaiterFields)
+        if (waiters.*call.flag) calls.emplace_back(call.call);
+    return calls.empty() ? "none did" : format_list(calls) + " did";
 }
 
 std::string driver_lock_text(const DriverLock& lock, const PageLockingWaits& waits) {
     std::string text = "which calls from one thread wait while another is inside a cudaHostAlloc of 512 MiB (" +
                        waiters_text(lock.during_host_alloc) + "), a cudaFreeHost of 512 MiB (" +
-                       waiters_text(lock.during_free_host) + ")";
-    if (waits.free_host) text += " or a cudaFreeHost waiting for a 50 ms kernel (" + waiters_text(lock.while_free_waits) + ")";
+                       waiters_text(lock.during_free_host) + "), a cudaHostRegister of 512 MiB (" +
+                       waiters_text(lock.during_host_register) + "), a cudaHostUnregister of 512 MiB (" +
+                       waiters_text(lock.during_host_unregister) + ")";
+    if (waits.free_host) text += ", a cudaFreeHost waiting for a 50 ms kernel (" + waiters_text(lock.while_free_waits) + ")";
+    if (waits.host_unregister)
+        text += ", a cudaHostUnregister waiting for a 50 ms kernel (" + waiters_text(lock.while_unregister_waits) + ")";
     return text;
 }
 

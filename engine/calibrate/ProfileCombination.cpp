@@ -164,23 +164,15 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
     }
     // Whether a call waits for the GPU, or for another thread's, is the driver's: any machine that
     // saw it wait says so.
-    const auto join = [](DriverWaiters& into, const DriverWaiters& from) {
-        into.host_alloc |= from.host_alloc;
-        into.free_host |= from.free_host;
-        into.host_register |= from.host_register;
-        into.host_unregister |= from.host_unregister;
-        into.copies |= from.copies;
-        into.launches |= from.launches;
-    };
     for (const NamedProfile& p : profiles) {
         const PageLockingWaits& w = p.profile.waits_for_device;
         out.waits_for_device.host_alloc |= w.host_alloc;
         out.waits_for_device.free_host |= w.free_host;
         out.waits_for_device.host_register |= w.host_register;
         out.waits_for_device.host_unregister |= w.host_unregister;
-        join(out.driver_lock.during_host_alloc, p.profile.driver_lock.during_host_alloc);
-        join(out.driver_lock.during_free_host, p.profile.driver_lock.during_free_host);
-        join(out.driver_lock.while_free_waits, p.profile.driver_lock.while_free_waits);
+        for (const DriverLockField& set : kDriverLockFields)
+            for (const DriverWaiterField& call : kDriverWaiterFields)
+                (out.driver_lock.*set.waiters).*call.flag |= (p.profile.driver_lock.*set.waiters).*call.flag;
     }
     out.cross_node_h2d_factor = c.scalar([](const P& p) { return p.cross_node_h2d_factor; });
     out.cross_node_memcpy_factor = c.scalar([](const P& p) { return p.cross_node_memcpy_factor; });

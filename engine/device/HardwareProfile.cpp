@@ -436,17 +436,11 @@ HardwareProfile profile_from_json(const json& json_profile) {
     }
     if (host.has("driver_lock")) {
         const Reader lock = host.object("driver_lock");
-        for (auto [key, waiters] : {std::pair{"during_host_alloc", &profile.driver_lock.during_host_alloc},
-                                    std::pair{"during_free_host", &profile.driver_lock.during_free_host},
-                                    std::pair{"while_free_waits", &profile.driver_lock.while_free_waits}}) {
-            if (!lock.has(key)) continue;
-            const Reader calls = lock.object(key);
-            DriverWaiters& w = *waiters;
-            for (auto [call, flag] :
-                 {std::pair{"host_alloc", &w.host_alloc}, std::pair{"free_host", &w.free_host},
-                  std::pair{"host_register", &w.host_register}, std::pair{"host_unregister", &w.host_unregister},
-                  std::pair{"copies", &w.copies}, std::pair{"launches", &w.launches}})
-                if (calls.has(call)) *flag = calls.boolean(call);
+        for (const DriverLockField& set : kDriverLockFields) {
+            if (!lock.has(set.key)) continue;
+            const Reader calls = lock.object(set.key);
+            for (const DriverWaiterField& call : kDriverWaiterFields)
+                if (calls.has(call.key)) (profile.driver_lock.*set.waiters).*call.flag = calls.boolean(call.key);
         }
     }
 
@@ -524,14 +518,12 @@ json to_json(const HardwareProfile& profile) {
                                                    {"host_register", w.host_register},
                                                    {"host_unregister", w.host_unregister}};
     }
-    if (profile.driver_lock.any()) {
-        const auto waiters = [](const DriverWaiters& w) {
-            return json{{"host_alloc", w.host_alloc},       {"free_host", w.free_host}, {"host_register", w.host_register},
-                        {"host_unregister", w.host_unregister}, {"copies", w.copies},     {"launches", w.launches}};
-        };
-        written["host"]["driver_lock"] = json{{"during_host_alloc", waiters(profile.driver_lock.during_host_alloc)},
-                                              {"during_free_host", waiters(profile.driver_lock.during_free_host)},
-                                              {"while_free_waits", waiters(profile.driver_lock.while_free_waits)}};
+    // A set where no call waits is left out: absent says the same.
+    for (const DriverLockField& set : kDriverLockFields) {
+        const DriverWaiters& waiters = profile.driver_lock.*set.waiters;
+        if (!waiters.any()) continue;
+        for (const DriverWaiterField& call : kDriverWaiterFields)
+            written["host"]["driver_lock"][set.key][call.key] = waiters.*call.flag;
     }
     if (!profile.by_batch_size.empty()) {
         const HostSizeFactors& factors = profile.by_batch_size;

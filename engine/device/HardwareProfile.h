@@ -126,18 +126,58 @@ struct DriverWaiters {
 };
 
 // What the driver serialises between threads, measured by calibrate; optional in the JSON
-// ("host.driver_lock"; absent: nothing). A profile of before 2026-11-26 says only
-// "waits_for_device.one_at_a_time": a cudaHostAlloc waited while another thread's cudaFreeHost
-// waited for the GPU (while_free_waits.host_alloc).
+// ("host.driver_lock"; absent, or a set of it absent: no call waits, and a set where none does is
+// written so). A profile of before 2026-11-26 says only "waits_for_device.one_at_a_time": a
+// cudaHostAlloc waited while another thread's cudaFreeHost waited for the GPU
+// (while_free_waits.host_alloc). One of before 2026-11-27 has no register or unregister sets.
 struct DriverLock {
-    DriverWaiters during_host_alloc;  // while a cudaHostAlloc runs (calibrate: of 512 MiB)
-    DriverWaiters during_free_host;   // while a cudaFreeHost runs, the GPU idle (calibrate: of 512 MiB)
-    // While a cudaFreeHost waits for the GPU (calibrate: behind a 50 ms kernel). cudaFreeHost and
-    // cudaHostUnregister are not asked: they wait for the GPU themselves where waits_for_device says so.
+    DriverWaiters during_host_alloc;       // while a cudaHostAlloc runs (calibrate: of 512 MiB)
+    DriverWaiters during_free_host;        // while a cudaFreeHost runs, the GPU idle (of 512 MiB)
+    DriverWaiters during_host_register;    // while a cudaHostRegister runs (of 512 MiB)
+    DriverWaiters during_host_unregister;  // while a cudaHostUnregister runs, the GPU idle (of 512 MiB)
+    // While a cudaFreeHost or a cudaHostUnregister waits for the GPU (calibrate: behind a 50 ms
+    // kernel), where waits_for_device says it does. Neither call is asked of these two: each
+    // waits for the GPU itself.
     DriverWaiters while_free_waits;
-    bool any() const { return during_host_alloc.any() || during_free_host.any() || while_free_waits.any(); }
+    DriverWaiters while_unregister_waits;
+    bool any() const;
     bool operator==(const DriverLock&) const = default;
 };
+
+// The six calls a DriverWaiters speaks of: JSON key, the call's name, its flag.
+struct DriverWaiterField {
+    const char* key;
+    const char* call;
+    bool DriverWaiters::*flag;
+};
+inline constexpr DriverWaiterField kDriverWaiterFields[] = {
+    {"host_alloc", "cudaHostAlloc", &DriverWaiters::host_alloc},
+    {"free_host", "cudaFreeHost", &DriverWaiters::free_host},
+    {"host_register", "cudaHostRegister", &DriverWaiters::host_register},
+    {"host_unregister", "cudaHostUnregister", &DriverWaiters::host_unregister},
+    {"copies", "cudaMemcpyAsync", &DriverWaiters::copies},
+    {"launches", "a kernel launch", &DriverWaiters::launches},
+};
+
+// The sets of a DriverLock by JSON key.
+struct DriverLockField {
+    const char* key;
+    DriverWaiters DriverLock::*waiters;
+};
+inline constexpr DriverLockField kDriverLockFields[] = {
+    {"during_host_alloc", &DriverLock::during_host_alloc},
+    {"during_free_host", &DriverLock::during_free_host},
+    {"during_host_register", &DriverLock::during_host_register},
+    {"during_host_unregister", &DriverLock::during_host_unregister},
+    {"while_free_waits", &DriverLock::while_free_waits},
+    {"while_unregister_waits", &DriverLock::while_unregister_waits},
+};
+
+inline bool DriverLock::any() const {
+    for (const DriverLockField& field : kDriverLockFields)
+        if ((this->*field.waiters).any()) return true;
+    return false;
+}
 
 // A run of `pinscope-cli validate` with this profile against a GPU: what it found.
 struct ProfileValidation {

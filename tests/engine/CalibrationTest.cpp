@@ -102,7 +102,10 @@ public:
     PageLockingWaits waits{.free_host = true, .host_unregister = true};
     DriverLock lock{.during_host_alloc = {.host_alloc = true, .copies = true},
                     .during_free_host = {.free_host = true},
-                    .while_free_waits = {.launches = true}};
+                    .during_host_register = {},
+                    .during_host_unregister = {.copies = true, .launches = true},
+                    .while_free_waits = {.launches = true},
+                    .while_unregister_waits = {.host_alloc = true, .launches = true}};
     PageLockingWaits lock_asked_with;
 };
 
@@ -168,8 +171,9 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
 
     for (const char* part : {"pinscope-cli calibrate --device cuda:0 --quick", "NVIDIA H100 80GB HBM3",
                              "wait for the GPU to finish the work queued before them (cudaFreeHost, cudaHostUnregister did",
-                             "inside a cudaHostAlloc of 512 MiB (cudaHostAlloc, cudaMemcpyAsync did), a cudaFreeHost of 512 MiB (cudaFreeHost did)",
-                             "or a cudaFreeHost waiting for a 50 ms kernel (a kernel launch did)",
+                             "inside a cudaHostAlloc of 512 MiB (cudaHostAlloc and cudaMemcpyAsync did), a cudaFreeHost of 512 MiB (cudaFreeHost did)",
+                             "a cudaHostRegister of 512 MiB (none did), a cudaHostUnregister of 512 MiB (cudaMemcpyAsync and a kernel launch did)",
+                             "a cudaFreeHost waiting for a 50 ms kernel (a kernel launch did), a cudaHostUnregister waiting for a 50 ms kernel (cudaHostAlloc and a kernel launch did)",
                              "0000:19:00.0", "2026-11-18 11:06 UTC", "Measured:", "8 sizes", "median of 3",
                              "hwloc", "theoretical rate", "What the machine's memory gives every thread together: the bytes per second that 1"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;

@@ -96,5 +96,48 @@ TEST_F(CudaPageLockingWaits, TheRunsDeviceWaitsForAnotherThreadsAllocationWhereC
     EXPECT_EQ(launch_ns > launch_left_ns / 2, measured.during_host_alloc.launches);
 }
 
+// Which calls wait while another thread's cudaHostUnregister waits for the GPU, as calibrate
+// measures it, holds for the pipeline's device: behind a 100 ms kernel, one thread unregisters a
+// batch while another issues a copy and launches a kernel, which return at once or only after the
+// kernel, as calibrate says.
+TEST_F(CudaPageLockingWaits, TheRunsDeviceWaitsBesideAWaitingUnregisterWhereCalibrateSaysTheDriverDoes) {
+    const auto probe = open_cuda_calibration_probe(0);
+    const PageLockingWaits waits = probe->page_locking_waits();
+    if (!waits.host_unregister) GTEST_SKIP() << "calibrate: cudaHostUnregister does not wait for the GPU here";
+    const DriverLock measured = probe->driver_lock(waits);
+    device->prepare(kBytes);
+    const PinnedAllocation source = device->allocate_pinned(4096);
+    std::vector<std::byte> buffer(2 * kBytes);
+    void* page = reinterpret_cast<void*>((reinterpret_cast<std::uintptr_t>(buffer.data()) + 4095) & ~std::uintptr_t{4095});
+    // How long `call` took, made 2 ms into another thread's unregister behind a long kernel.
+    const auto beside_a_waiting_unregister = [&](auto call) {
+        device->register_host(page, kBytes);
+        const OpId copy = device->copy_to_device({source.ptr, 4096, true}, 0);
+        device->launch_compute(copy, 0, kKernelUs);
+        std::atomic<bool> inside{false};
+        std::thread other([&] {
+            inside = true;
+            device->unregister_host(page, kBytes);
+        });
+        while (!inside) std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        const TimeNs start = now_ns();
+        call();
+        const double us = static_cast<double>(now_ns() - start) / 1e3;
+        other.join();
+        device->synchronize();
+        return us;
+    };
+    OpId copy = 0;
+    const double copy_us = beside_a_waiting_unregister([&] { copy = device->copy_to_device({source.ptr, 4096, true}, 0); });
+    const double launch_us = beside_a_waiting_unregister([&] { device->launch_compute(copy, 0, 10); });
+    device->free_pinned(source);
+    std::cout << "calibrate: while cudaHostUnregister waits, copies wait " << measured.while_unregister_waits.copies
+              << ", launches wait " << measured.while_unregister_waits.launches << "; the run's device: copy "
+              << copy_us << " us, launch " << launch_us << " us beside a 100 ms kernel\n";
+    EXPECT_EQ(copy_us > kKernelUs / 2, measured.while_unregister_waits.copies);
+    EXPECT_EQ(launch_us > kKernelUs / 2, measured.while_unregister_waits.launches);
+}
+
 }  // namespace
 }  // namespace pinscope

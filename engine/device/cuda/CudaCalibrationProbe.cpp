@@ -111,84 +111,101 @@ public:
         return result;
     }
 
-    // Each call made on this thread while another thread is inside a cudaHostAlloc or a cudaFreeHost
-    // of kDriverHoldBytes, or inside a cudaFreeHost waiting for a kernel (where cudaFreeHost waits).
+    // Each call made on this thread while another thread is inside a page-locking call of
+    // kDriverHoldBytes, or inside a cudaFreeHost or a cudaHostUnregister waiting for a kernel
+    // (where that call waits for the GPU).
     DriverLock driver_lock(const PageLockingWaits& waits) override {
         constexpr std::size_t kBytes = 4 * kMiB;
-        void* pinned = nullptr;  // a copy's source, and the block a waiting free frees
+        void* pinned = nullptr;  // a copy's source
         check("cudaHostAlloc", [&] { return cudaHostAlloc(&pinned, kBytes, cudaHostAllocDefault); });
         std::memset(pinned, 1, kBytes);
         void* device = device_buffer(kBytes);
-        const PageableBuffer pageable = allocate_pageable(kBytes);
+        const PageableBuffer pageable = allocate_pageable(kBytes);  // what the calls asked register
         std::memset(pageable.get(), 1, kBytes);
+        const PageableBuffer held_pageable = allocate_pageable(kDriverHoldBytes);  // what a holding register locks
+        std::memset(held_pageable.get(), 1, kDriverHoldBytes);
         const auto allocate = [&] {
             void* p = nullptr;
             check("cudaHostAlloc", [&] { return cudaHostAlloc(&p, kBytes, cudaHostAllocDefault); });
             return p;
         };
+        const auto free_host = [&](void* p) { check("cudaFreeHost", [&] { return cudaFreeHost(p); }); };
+        const auto register_host = [&](void* p, std::size_t bytes) {
+            check("cudaHostRegister", [&] { return cudaHostRegister(p, bytes, cudaHostRegisterDefault); });
+        };
+        const auto unregister_host = [&](void* p) { check("cudaHostUnregister", [&] { return cudaHostUnregister(p); }); };
         const auto copy = [&] {
             check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, pinned, kBytes, cudaMemcpyHostToDevice, copy_); });
         };
         const auto launch = [&] { launch_short_kernel(); };
         const auto finish = [&] { check("cudaDeviceSynchronize", [&] { return cudaDeviceSynchronize(); }); };
 
-        // The six calls in turn, each made while `hold` holds the driver on another thread.
-        const auto ask_each = [&](auto&& hold) {
+        // The calls in turn, each made while `hold` holds the driver on another thread; a call
+        // that waits for the GPU itself is not asked while the holder waits for it.
+        const auto ask_each = [&](auto&& hold, bool holder_waits_for_gpu = false) {
             DriverWaiters waiters;
             void* mine = nullptr;
             waiters.host_alloc = hold([&] { mine = allocate(); });
-            waiters.free_host = hold([&] { check("cudaFreeHost", [&] { return cudaFreeHost(mine); }); });
-            waiters.host_register = hold([&] {
-                check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
-            });
-            waiters.host_unregister = hold([&] { check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); }); });
+            if (holder_waits_for_gpu) {
+                free_host(mine);
+            } else {
+                waiters.free_host = hold([&] { free_host(mine); });
+            }
+            waiters.host_register = hold([&] { register_host(pageable.get(), kBytes); });
+            if (holder_waits_for_gpu) {
+                unregister_host(pageable.get());
+            } else {
+                waiters.host_unregister = hold([&] { unregister_host(pageable.get()); });
+            }
             waiters.copies = hold(copy);
             waiters.launches = hold(launch);
             return waiters;
         };
-        const auto hold_allocation = [&](auto&& call) {
-            void* held = nullptr;
-            const bool waited = waits_behind([&] { check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); }); },
-                                             call, kDriverSettleUs);
-            check("cudaFreeHost", [&] { return cudaFreeHost(held); });
-            finish();
-            return waited;
-        };
-        const auto hold_free = [&](auto&& call) {
-            void* held = nullptr;
-            check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); });
-            std::memset(held, 1, kDriverHoldBytes);
-            const bool waited =
-                waits_behind([&] { check("cudaFreeHost", [&] { return cudaFreeHost(held); }); }, call, kDriverSettleUs);
-            finish();
-            return waited;
-        };
-        DriverLock lock;
-        lock.during_host_alloc = ask_each(hold_allocation);
-        lock.during_free_host = ask_each(hold_free);
-
-        if (waits.free_host) {
-            const auto hold_waiting_free = [&](auto&& call) {
-                void* freed = allocate();
-                launch_long_kernel();
-                const bool waited =
-                    waits_behind([&] { check("cudaFreeHost", [&] { return cudaFreeHost(freed); }); }, call, kOverlapKernelUs / 10);
+        // `held_call` on another thread, `before` and `after` it on this one.
+        const auto holding = [&](auto before, auto held_call, auto after, double settle_us) {
+            return [this, &finish, before, held_call, after, settle_us](auto&& call) {
+                before();
+                const bool waited = waits_behind(held_call, call, settle_us);
+                after();
                 finish();
                 return waited;
             };
-            DriverWaiters& behind = lock.while_free_waits;
-            void* mine = nullptr;
-            behind.host_alloc = hold_waiting_free([&] { mine = allocate(); });
-            check("cudaFreeHost", [&] { return cudaFreeHost(mine); });
-            behind.host_register = hold_waiting_free([&] {
-                check("cudaHostRegister", [&] { return cudaHostRegister(pageable.get(), kBytes, cudaHostRegisterDefault); });
-            });
-            check("cudaHostUnregister", [&] { return cudaHostUnregister(pageable.get()); });
-            behind.copies = hold_waiting_free(copy);
-            behind.launches = hold_waiting_free(launch);
-        }
+        };
+        void* held = nullptr;  // the holding call's block
+        const auto nothing = [] {};
+        const auto allocate_held = [&] { check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); }); };
+        const auto allocate_held_written = [&] {
+            allocate_held();
+            std::memset(held, 1, kDriverHoldBytes);
+        };
+        const auto free_held = [&] { free_host(held); };
+        const auto register_held = [&] { register_host(held_pageable.get(), kDriverHoldBytes); };
+        const auto unregister_held = [&] { unregister_host(held_pageable.get()); };
+        DriverLock lock;
+        lock.during_host_alloc = ask_each(holding(nothing, allocate_held, free_held, kDriverSettleUs));
+        lock.during_free_host = ask_each(holding(allocate_held_written, free_held, nothing, kDriverSettleUs));
+        lock.during_host_register = ask_each(holding(nothing, register_held, unregister_held, kDriverSettleUs));
+        lock.during_host_unregister = ask_each(holding(register_held, unregister_held, nothing, kDriverSettleUs));
+
+        // Behind a long kernel, on a small block: the holder's own cost is short beside the wait.
+        void* small = nullptr;
+        const auto allocate_small = [&] {
+            small = allocate();
+            launch_long_kernel();
+        };
+        const auto free_small = [&] { free_host(small); };
+        const auto register_small = [&] {
+            register_host(held_pageable.get(), kBytes);
+            launch_long_kernel();
+        };
+        const auto unregister_small = [&] { unregister_host(held_pageable.get()); };
+        if (waits.free_host)
+            lock.while_free_waits = ask_each(holding(allocate_small, free_small, nothing, kOverlapKernelUs / 10), true);
+        if (waits.host_unregister)
+            lock.while_unregister_waits =
+                ask_each(holding(register_small, unregister_small, nothing, kOverlapKernelUs / 10), true);
         finish();
-        check("cudaFreeHost", [&] { return cudaFreeHost(pinned); });
+        free_host(pinned);
         return lock;
     }
 

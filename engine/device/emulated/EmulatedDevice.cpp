@@ -79,11 +79,28 @@ TimeNs EmulatedDevice::driver_free_for(DriverCall call) const {
         }
         return false;
     };
+    const DriverLock& lock = profile_.driver_lock;
     TimeNs free_at = 0;
-    if (blocked(profile_.driver_lock.during_host_alloc)) free_at = std::max(free_at, host_alloc_ends_);
-    if (blocked(profile_.driver_lock.during_free_host)) free_at = std::max(free_at, free_host_ends_);
-    if (blocked(profile_.driver_lock.while_free_waits)) free_at = std::max(free_at, free_wait_ends_);
+    for (const auto& [waiters, ends] : {std::pair{&lock.during_host_alloc, host_alloc_ends_},
+                                        std::pair{&lock.during_free_host, free_host_ends_},
+                                        std::pair{&lock.during_host_register, host_register_ends_},
+                                        std::pair{&lock.during_host_unregister, host_unregister_ends_},
+                                        std::pair{&lock.while_free_waits, free_wait_ends_},
+                                        std::pair{&lock.while_unregister_waits, unregister_wait_ends_}})
+        if (blocked(*waiters)) free_at = std::max(free_at, ends);
     return free_at;
+}
+
+TimeNs& EmulatedDevice::held_until(DriverCall call) {
+    switch (call) {
+        case DriverCall::HostAlloc: return host_alloc_ends_;
+        case DriverCall::FreeHost: return free_host_ends_;
+        case DriverCall::HostRegister: return host_register_ends_;
+        case DriverCall::HostUnregister:
+        case DriverCall::Copy:
+        case DriverCall::Launch: break;
+    }
+    return host_unregister_ends_;
 }
 
 TimeNs EmulatedDevice::wait_for_driver(DriverCall call) {
@@ -103,15 +120,15 @@ TimeNs EmulatedDevice::enter_page_locking(DriverCall call, double cost_us) {
         begin = std::max(begin, driver_free_for(call));
         if (waits_for_device(call)) {
             const TimeNs device_idle = std::max(copy_engine_free_at_, sms_free_at_);
-            // A free waiting for the GPU holds the driver for as long.
+            // A free or an unregister waiting for the GPU holds the driver for as long.
             if (call == DriverCall::FreeHost) free_wait_ends_ = std::max(free_wait_ends_, device_idle);
+            if (call == DriverCall::HostUnregister) unregister_wait_ends_ = std::max(unregister_wait_ends_, device_idle);
             begin = std::max(begin, device_idle);
         }
-        // An allocation or a free holds it until its end: its own cost where the host is
-        // modelled, else until it returns (leave_page_locking).
-        const TimeNs end = begin + (host_ == HostMode::Modeled ? us_to_ns(cost_us) : 0);
-        if (call == DriverCall::HostAlloc) host_alloc_ends_ = std::max(host_alloc_ends_, end);
-        if (call == DriverCall::FreeHost) free_host_ends_ = std::max(free_host_ends_, end);
+        // The call holds it until its end: its own cost where the host is modelled, else until
+        // it returns (leave_page_locking).
+        TimeNs& held = held_until(call);
+        held = std::max(held, begin + (host_ == HostMode::Modeled ? us_to_ns(cost_us) : 0));
     }
     sleep_until_ns(begin, stop_);
     return begin;
@@ -119,10 +136,9 @@ TimeNs EmulatedDevice::enter_page_locking(DriverCall call, double cost_us) {
 
 void EmulatedDevice::leave_page_locking(DriverCall call, TimeNs begin, double cost_us) {
     hold_for_modeled_cost(begin, cost_us);
-    if (call != DriverCall::HostAlloc && call != DriverCall::FreeHost) return;
     std::lock_guard lock(mutex_);
-    TimeNs& ends = call == DriverCall::HostAlloc ? host_alloc_ends_ : free_host_ends_;
-    ends = std::max(ends, now_ns());
+    TimeNs& held = held_until(call);
+    held = std::max(held, now_ns());
 }
 
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {

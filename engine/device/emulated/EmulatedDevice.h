@@ -95,11 +95,16 @@ private:
     OpId next_op_ = 1;
     TimeNs copy_engine_free_at_ = 0;
     TimeNs sms_free_at_ = 0;
-    // Until when a cudaHostAlloc in progress, a cudaFreeHost in progress and one waiting for the
-    // device hold the driver (for the calls the profile's driver_lock says wait for them).
+    // Until when each page-locking call in progress, and a cudaFreeHost or a cudaHostUnregister
+    // waiting for the device, hold the driver (for the calls the profile's driver_lock says wait
+    // for them).
     TimeNs host_alloc_ends_ = 0;
     TimeNs free_host_ends_ = 0;
+    TimeNs host_register_ends_ = 0;
+    TimeNs host_unregister_ends_ = 0;
     TimeNs free_wait_ends_ = 0;
+    TimeNs unregister_wait_ends_ = 0;
+    TimeNs& held_until(DriverCall call);  // one of the first four; caller holds mutex_
     std::deque<CompletedOp> copy_stream_;     // issued, not yet collected, in stream order
     std::deque<CompletedOp> compute_stream_;
     struct OpTimes {
