@@ -139,5 +139,39 @@ TEST_F(CudaPageLockingWaits, TheRunsDeviceWaitsBesideAWaitingUnregisterWhereCali
     EXPECT_EQ(launch_us > kKernelUs / 2, measured.while_unregister_waits.launches);
 }
 
+// A copy whose call waits for another thread's allocation (where the driver holds copies back) shows
+// on the timeline from when it could run, not from when its stream reached it: in alloc mode the
+// consumer's copies wait behind the pin thread's cudaHostAlloc, which takes milliseconds.
+TEST_F(CudaPageLockingWaits, ACopyHeldBackByAnotherThreadsAllocationSpansOnlyItsOwnTransfer) {
+    const auto probe = open_cuda_calibration_probe(0);
+    const DriverLock measured = probe->driver_lock(probe->page_locking_waits());
+    if (!measured.during_host_alloc.copies) GTEST_SKIP() << "calibrate: copies do not wait for an allocation here";
+    device->prepare(kBytes);
+    const PinnedAllocation source = device->allocate_pinned(4096);
+    std::atomic<bool> inside{false};
+    PinnedAllocation big;
+    std::thread other([&] {
+        inside = true;
+        big = device->allocate_pinned(std::size_t{512} << 20);
+    });
+    while (!inside) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const TimeNs issued = now_ns();
+    const OpId copy = device->copy_to_device({source.ptr, 4096, true}, 7);
+    const TimeNs returned = now_ns();
+    other.join();
+    device->wait(copy);
+    std::vector<CompletedOp> done;
+    device->collect_completed(done);
+    device->free_pinned(big);
+    device->free_pinned(source);
+    ASSERT_EQ(done.size(), 1u);
+    const double held_us = static_cast<double>(returned - issued) / 1e3;
+    const double span_us = static_cast<double>(done[0].end - done[0].start) / 1e3;
+    std::cout << "a 4 KiB copy's call held " << held_us << " us by a 512 MiB cudaHostAlloc; its span " << span_us << " us\n";
+    ASSERT_GT(held_us, 10'000);  // the call did wait: the span could have covered the wait
+    EXPECT_LT(span_us, 1'000);
+}
+
 }  // namespace
 }  // namespace pinscope

@@ -22,6 +22,12 @@ namespace {
 std::atomic<std::uint64_t> g_pinned_bytes_live{0};
 std::atomic<std::uint64_t> g_op_events_live{0};
 
+// The earliest a copy or kernel whose call returned at `returned` can have begun. The driver queues
+// the work just before the call returns, and the GPU may start it a little earlier than that: 50 us
+// covers it, far less than a call held for milliseconds by another thread's page-locking.
+constexpr TimeNs kQueuedBeforeReturnNs = 50'000;
+TimeNs let_through_by(TimeNs returned) { return returned - kQueuedBeforeReturnNs; }
+
 // Runs `undo` when the scope is left by an exception, unless dismissed first.
 template <class Undo>
 class UndoUnlessDismissed {
@@ -357,6 +363,8 @@ OpId CudaDevice::copy_to_device(const HostSource& source, std::uint64_t batch) {
     check("cudaMemcpyAsync", [&] {
         return cudaMemcpyAsync(buffer.data, source.ptr, source.bytes, cudaMemcpyHostToDevice, stream);
     });
+    // A pageable copy runs while its call stages it; a pinned one only once the call has queued it.
+    if (source.pinned) op.not_before = let_through_by(now_ns());
     check("cudaEventRecord", [&] { return cudaEventRecord(op.end, stream); });
     check("cudaEventRecord", [&] { return cudaEventRecord(buffer.copied, stream); });
     give_back.dismiss();
@@ -397,6 +405,7 @@ OpId CudaDevice::launch_compute(OpId after, std::uint64_t batch, double gpu_us) 
         check("cudaStreamWaitEvent", [&] { return cudaStreamWaitEvent(compute_stream_, buffer.copied, 0); });
     check("cudaEventRecord", [&] { return cudaEventRecord(op.start, compute_stream_); });
     check("cudaLaunchCooperativeKernel", [&] { return launch_consume(launch, grid_, compute_stream_); });
+    op.not_before = let_through_by(now_ns());
     check("cudaEventRecord", [&] { return cudaEventRecord(op.end, compute_stream_); });
     check("cudaEventRecord", [&] { return cudaEventRecord(buffer.consumed, compute_stream_); });
     give_back.dismiss();
@@ -449,7 +458,7 @@ void CudaDevice::collect_completed(std::vector<CompletedOp>& out) {
         while (!ops->empty() && query(ops->front().end)) {
             PendingOp& op = ops->front();
             if (op.anchor) {
-                const TimeNs start = clock_->to_host(*op.anchor, op.start);
+                const TimeNs start = std::max(clock_->to_host(*op.anchor, op.start), op.not_before);
                 const TimeNs end = clock_->to_host(*op.anchor, op.end);
                 out.push_back(CompletedOp{op.id, op.kind, op.batch, op.bytes, start, std::max(start, end)});
                 spare_events_.push_back(op.start);

@@ -82,6 +82,9 @@ private:
         cudaEvent_t start = nullptr;
         cudaEvent_t end = nullptr;
         std::shared_ptr<const ClockAnchor> anchor;  // null: untimed (start is null too)
+        // The work could not begin before its call was let through: a start event runs as soon as the
+        // stream reaches it, even while the call after it waits for the driver's lock. 0: no bound.
+        TimeNs not_before = 0;
     };
     struct CopyTarget {
         std::size_t buffer = 0;
