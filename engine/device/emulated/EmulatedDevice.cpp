@@ -96,9 +96,9 @@ TimeNs& EmulatedDevice::held_until(DriverCall call) {
         case DriverCall::HostAlloc: return host_alloc_ends_;
         case DriverCall::FreeHost: return free_host_ends_;
         case DriverCall::HostRegister: return host_register_ends_;
-        case DriverCall::HostUnregister:
+        case DriverCall::HostUnregister: return host_unregister_ends_;
         case DriverCall::Copy:
-        case DriverCall::Launch: break;
+        case DriverCall::Launch: break;  // never page-locking calls
     }
     return host_unregister_ends_;
 }
