@@ -55,6 +55,9 @@ ThreeSegments run_three_segments(std::shared_ptr<RunRecorder> recording = nullpt
     };
     runner.start(out.first);
     EXPECT_TRUE(computes_more(10));
+    // Pinned memory in use is a sampled counter: on a loaded machine ten batches can pass before
+    // a sample lands, so the first segment lasts until one has seen blocks in use.
+    EXPECT_TRUE(test::eventually([&runner] { return runner.summary().segments.back().pinned_in_use_peak_bytes > 0; }));
     out.second = out.first;
     out.second.pin_memory = false;
     runner.reconfigure(out.second);
