@@ -97,7 +97,7 @@ int CalibrateCommand::execute() const {
     CalibrationOptions options;
     options.name = name_;  // empty: from the GPU and the link measured
     options.command = command_line_;
-    options.pipeline_device = device_;  // what freeing a worker's batch costs in a running pipeline
+    options.pipeline_device = device_;  // what the pipeline's frees and page-locking calls cost in it
     options.quick = quick_;
     // Without --out the file is NAME.json here, its name known once measured: check the folder now.
     if (out_path_.empty()) check_writable("--out", (name_.empty() ? "profile" : name_) + ".json", OutputKind::File);

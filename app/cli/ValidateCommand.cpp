@@ -99,7 +99,7 @@ HardwareProfile calibrate_here(const std::string& device, const std::string& com
     CalibrationOptions options;
     options.name = "validate-calibrated";
     options.command = command_line;
-    options.pipeline_device = device;  // what freeing a worker's batch costs in a running pipeline
+    options.pipeline_device = device;  // what the pipeline's frees and page-locking calls cost in it
     std::cerr << "calibrating " << probe->info().name << " first (a minute or two)\n";
     std::string last_step;
     return calibrate_profile(*probe, options, [&](const std::string& step, double fraction) {

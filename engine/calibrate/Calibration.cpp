@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bandwidth/TimerSweep.h"
-#include "engine/calibrate/PipelineFrees.h"
+#include "engine/calibrate/PipelineCosts.h"
 #include "engine/host/HostMeasurement.h"
 #include "engine/config/ConfigError.h"
 #include "engine/export/ExportFormat.h"
@@ -100,6 +100,16 @@ std::string sizes_text(const Sizes& sizes) {
 std::vector<std::size_t> pipeline_free_sizes(bool quick) {
     if (quick) return {2 * kMiB, 32 * kMiB};
     return {2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
+}
+
+// Batch sizes the pipeline's page-locking calls are measured at: those of the frees, and for
+// cudaHostRegister 1 and 1.5 MiB too. Not so cudaHostAlloc: there, one batch at a time, the driver
+// handed back the block just freed (1.5 MiB in 6 us on an H100 VM, 2026-11-27, where the probe's
+// took 665 us), which a pipeline with many batches out did not find: with 7 workers, 1.2 MB
+// batches ran as the probe's cost said (-9 % against +24 %). Below 2 MiB the probe's cost stands.
+std::vector<std::size_t> pipeline_page_locking_sizes(PipelineCost cost, bool quick) {
+    if (quick || cost == PipelineCost::HostAlloc) return pipeline_free_sizes(quick);
+    return {kMiB, kMiB + kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
 }
 
 // The batch sizes measured, kCalibrationBatchBytes among them, ascending.
@@ -283,6 +293,11 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
                 format_fixed(options.quick ? kQuickPipelineSeconds : kPipelineSeconds, 1) +
                 " s a size): what freeing a worker's batch costs on the pin thread after the run's first third, at " +
                 sizes_text(profile.pipeline_free_us.sizes_bytes) + " (median of the run's frees). ";
+    if (!profile.pipeline_host_register_us.empty())
+        text += "In running pipelines with no workers (pin_mode register, then alloc, the same device and time a "
+                "size): what a batch's cudaHostRegister costs after the run's first third, at " +
+                sizes_text(profile.pipeline_host_register_us.sizes_bytes) + ", and its cudaHostAlloc, at " +
+                sizes_text(profile.pipeline_host_alloc_us.sizes_bytes) + " (median of the run's calls). ";
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -442,7 +457,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 15);
+    Steps steps(progress, 16);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -490,8 +505,17 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.under_load.all_threads = measure_all_threads(all_threads_counts(cores.threads), all_threads_bytes, options.quick);
     steps.next("freeing a worker's batch in a running pipeline");
     if (!options.pipeline_device.empty())
-        profile.pipeline_free_us = measure_pipeline_frees_us(options.pipeline_device, pipeline_free_sizes(options.quick),
+        profile.pipeline_free_us = measure_pipeline_costs_us(options.pipeline_device, PipelineCost::FreeWorkersBatch,
+                                                             pipeline_free_sizes(options.quick),
                                                              options.quick ? kQuickPipelineSeconds : kPipelineSeconds);
+    steps.next("page-locking a batch in a running pipeline");
+    if (!options.pipeline_device.empty()) {
+        const double seconds = options.quick ? kQuickPipelineSeconds : kPipelineSeconds;
+        for (const auto& [cost, curve] : {std::pair{PipelineCost::HostRegister, &profile.pipeline_host_register_us},
+                                          std::pair{PipelineCost::HostAlloc, &profile.pipeline_host_alloc_us}})
+            *curve = measure_pipeline_costs_us(options.pipeline_device, cost,
+                                               pipeline_page_locking_sizes(cost, options.quick), seconds);
+    }
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

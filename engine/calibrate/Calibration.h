@@ -27,8 +27,9 @@ struct CalibrationOptions {
     // Batch sizes a worker's rates are measured at, besides kCalibrationBatchBytes (the sizes'
     // factors are against it); empty: 1 MiB to 256 MiB, or 1 MiB and 8 MiB when quick.
     std::vector<std::size_t> batch_loop_sizes;
-    // The device a short pool pipeline runs on, to measure what freeing a worker's batch costs in
-    // it (engine/calibrate/PipelineFrees.h): the calibrated GPU ("cuda:0"); empty: not measured.
+    // The device short runs of the pipeline run on, to measure what freeing a worker's batch and
+    // page-locking a batch cost in it (engine/calibrate/PipelineCosts.h): the calibrated GPU
+    // ("cuda:0"); empty: not measured.
     std::string pipeline_device;
 };
 

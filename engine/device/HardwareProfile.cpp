@@ -382,6 +382,9 @@ HardwareProfile profile_from_json(const json& json_profile) {
     if (host.has("free_pageable_us")) profile.free_pageable_us = host.own_curve("free_pageable_us", kCost);
     if (host.has("free_new_pages_us")) profile.free_new_pages_us = host.own_curve("free_new_pages_us", kCost);
     if (host.has("pipeline_free_us")) profile.pipeline_free_us = host.own_curve("pipeline_free_us", kCost);
+    if (host.has("pipeline_host_register_us"))
+        profile.pipeline_host_register_us = host.own_curve("pipeline_host_register_us", kCost);
+    if (host.has("pipeline_host_alloc_us")) profile.pipeline_host_alloc_us = host.own_curve("pipeline_host_alloc_us", kCost);
     if (host.has("under_load")) {
         const Reader load = host.object("under_load");
         HostLoadCurve& curve = profile.under_load;
@@ -492,6 +495,10 @@ json to_json(const HardwareProfile& profile) {
     if (!profile.free_pageable_us.empty()) written["host"]["free_pageable_us"] = own_curve_json(profile.free_pageable_us);
     if (!profile.free_new_pages_us.empty()) written["host"]["free_new_pages_us"] = own_curve_json(profile.free_new_pages_us);
     if (!profile.pipeline_free_us.empty()) written["host"]["pipeline_free_us"] = own_curve_json(profile.pipeline_free_us);
+    if (!profile.pipeline_host_register_us.empty())
+        written["host"]["pipeline_host_register_us"] = own_curve_json(profile.pipeline_host_register_us);
+    if (!profile.pipeline_host_alloc_us.empty())
+        written["host"]["pipeline_host_alloc_us"] = own_curve_json(profile.pipeline_host_alloc_us);
     if (!profile.under_load.empty()) {
         const HostLoadCurve& curve = profile.under_load;
         written["host"]["under_load"] = json{{"others", curve.others},

@@ -259,6 +259,12 @@ struct HardwareProfile {
     // which the model uses instead where measured, as it is: the workers already ran. Optional in
     // the JSON ("host.pipeline_free_us"; calibrated before 2026-11-27 evening: absent).
     SizeCurve pipeline_free_us;
+    // cudaHostRegister and cudaHostAlloc of a batch where the pipeline makes them (calibrate's runs
+    // with no workers, engine/calibrate/PipelineCosts.h), which the model charges instead of
+    // host_register_us and host_alloc_us where measured, slowed under load as those are. Optional
+    // in the JSON ("host.pipeline_host_register_us", "host.pipeline_host_alloc_us"; older: absent).
+    SizeCurve pipeline_host_register_us;
+    SizeCurve pipeline_host_alloc_us;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
 

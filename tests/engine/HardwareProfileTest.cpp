@@ -268,20 +268,26 @@ TEST(HardwareProfile, FillRateAndFreeCostRoundTripAndAreOptional) {
     EXPECT_EQ(to_json(profile), original);
 }
 
-TEST(HardwareProfile, ThePipelinesFreeCostRoundTripsAndIsOptional) {
-    json original = builtin_json(kDefaultProfile);
-    EXPECT_TRUE(profile_from_json(original).pipeline_free_us.empty());
-    EXPECT_FALSE(to_json(profile_from_json(original)).at("host").contains("pipeline_free_us"));
-    original["host"]["pipeline_free_us"] = json{{"sizes_bytes", {2097152, 134217728}}, {"values", {150.0, 9000.0}}};
-    const HardwareProfile profile = profile_from_json(original);
-    EXPECT_DOUBLE_EQ(profile.pipeline_free_us.at(134217728), 9000.0);
-    EXPECT_EQ(to_json(profile), original);
-    original["host"]["pipeline_free_us"]["values"] = {150.0, -1.0};
-    try {
-        profile_from_json(original);
-        ADD_FAILURE() << "a negative cost was accepted";
-    } catch (const ConfigError& error) {
-        EXPECT_NE(error.issue().field.find("pipeline_free_us"), std::string::npos) << error.issue().field;
+TEST(HardwareProfile, ThePipelinesFreeAndPageLockingCostsRoundTripAndAreOptional) {
+    const std::pair<const char*, SizeCurve HardwareProfile::*> costs[] = {
+        {"pipeline_free_us", &HardwareProfile::pipeline_free_us},
+        {"pipeline_host_register_us", &HardwareProfile::pipeline_host_register_us},
+        {"pipeline_host_alloc_us", &HardwareProfile::pipeline_host_alloc_us}};
+    for (const auto& [key, member] : costs) {
+        json original = builtin_json(kDefaultProfile);
+        EXPECT_TRUE((profile_from_json(original).*member).empty()) << key;
+        EXPECT_FALSE(to_json(profile_from_json(original)).at("host").contains(key)) << key;
+        original["host"][key] = json{{"sizes_bytes", {2097152, 134217728}}, {"values", {150.0, 9000.0}}};
+        const HardwareProfile profile = profile_from_json(original);
+        EXPECT_DOUBLE_EQ((profile.*member).at(134217728), 9000.0) << key;
+        EXPECT_EQ(to_json(profile), original) << key;
+        original["host"][key]["values"] = {150.0, -1.0};
+        try {
+            profile_from_json(original);
+            ADD_FAILURE() << "a negative cost was accepted in " << key;
+        } catch (const ConfigError& error) {
+            EXPECT_NE(error.issue().field.find(key), std::string::npos) << error.issue().field;
+        }
     }
 }
 

@@ -71,17 +71,21 @@ TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt
     EXPECT_TRUE(combine_profiles(three, "fleet", "...").under_load.all_threads.empty());
 }
 
-TEST(ProfileCombination, ThePipelinesFreeCostIsTheMedianOfTheProfilesThatMeasuredIt) {
-    std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
-                                    {"c.json", machine(1.0, 1.0)}};
-    three[0].profile.pipeline_free_us = SizeCurve{{2 << 20, 128 << 20}, {100, 8000}};
-    three[1].profile.pipeline_free_us = SizeCurve{{2 << 20, 128 << 20}, {300, 6000}};
-    three[2].profile.pipeline_free_us = SizeCurve{{2 << 20, 128 << 20}, {200, 7000}};
-    const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
-    EXPECT_EQ(combined.pipeline_free_us.sizes_bytes, (std::vector<double>{2 << 20, 128 << 20}));
-    EXPECT_EQ(combined.pipeline_free_us.values, (std::vector<double>{200, 7000}));
-    for (NamedProfile& p : three) p.profile.pipeline_free_us = {};
-    EXPECT_TRUE(combine_profiles(three, "fleet", "...").pipeline_free_us.empty());
+TEST(ProfileCombination, ThePipelinesCostsAreTheMediansOfTheProfilesThatMeasuredThem) {
+    for (SizeCurve HardwareProfile::*member : {&HardwareProfile::pipeline_free_us,
+                                               &HardwareProfile::pipeline_host_register_us,
+                                               &HardwareProfile::pipeline_host_alloc_us}) {
+        std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
+                                        {"c.json", machine(1.0, 1.0)}};
+        three[0].profile.*member = SizeCurve{{2 << 20, 128 << 20}, {100, 8000}};
+        three[1].profile.*member = SizeCurve{{2 << 20, 128 << 20}, {300, 6000}};
+        three[2].profile.*member = SizeCurve{{2 << 20, 128 << 20}, {200, 7000}};
+        const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
+        EXPECT_EQ((combined.*member).sizes_bytes, (std::vector<double>{2 << 20, 128 << 20}));
+        EXPECT_EQ((combined.*member).values, (std::vector<double>{200, 7000}));
+        for (NamedProfile& p : three) p.profile.*member = {};
+        EXPECT_TRUE((combine_profiles(three, "fleet", "...").*member).empty());
+    }
 }
 
 TEST(ProfileCombination, ProfilesMeasuredAtOtherSizesOrTooFewAreRefused) {

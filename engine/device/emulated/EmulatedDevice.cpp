@@ -12,6 +12,14 @@ namespace {
 
 TimeNs us_to_ns(double us) { return duration_ns(us * 1e3); }
 
+// A batch's page-locking call as calibrate timed it where the pipeline makes it, else alone: below
+// the pipeline's smallest batch too, where the driver may hand back a block it cached.
+double page_locking_cost_us(const SizeCurve& in_pipeline, const SizeCurve& alone, std::size_t bytes) {
+    const auto size = static_cast<double>(bytes);
+    if (in_pipeline.empty() || size < in_pipeline.sizes_bytes.front()) return alone.scaled_at(size);
+    return in_pipeline.scaled_at(size);
+}
+
 }  // namespace
 
 EmulatedDevice::EmulatedDevice(HardwareProfile profile, HostMode host, std::shared_ptr<ModeledMemoryBus> bus)
@@ -143,7 +151,7 @@ void EmulatedDevice::leave_page_locking(DriverCall call, TimeNs begin, double co
 
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
     // Page locking costs more while modelled threads stream (calibrate's under-load factors).
-    const double cost_us = profile_.host_alloc_us.scaled_at(static_cast<double>(bytes)) *
+    const double cost_us = page_locking_cost_us(profile_.pipeline_host_alloc_us, profile_.host_alloc_us, bytes) *
                            bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
     const TimeNs begin = enter_page_locking(DriverCall::HostAlloc, cost_us);
     PinnedAllocation allocation;
@@ -176,7 +184,7 @@ void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
 }
 
 bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
-    const double cost_us = profile_.host_register_us.scaled_at(static_cast<double>(bytes)) *
+    const double cost_us = page_locking_cost_us(profile_.pipeline_host_register_us, profile_.host_register_us, bytes) *
                            bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister);
     const TimeNs begin = enter_page_locking(DriverCall::HostRegister, cost_us);
     place_pages(ptr, bytes, placement_, true);  // pages already written move to their node

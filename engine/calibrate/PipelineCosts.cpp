@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/calibrate/PipelineCosts.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "engine/clock/SteadyClock.h"
+#include "engine/config/ConfigError.h"
+#include "engine/device/Device.h"
+#include "engine/metrics/Median.h"
+#include "engine/runner/Runner.h"
+#include "engine/text/TextFormat.h"
+
+namespace pinscope {
+namespace {
+
+constexpr std::uint32_t kSamplesPerBatch = 4;
+constexpr std::uint32_t kRowBytes = 4096;  // a sample's inner dimension (u8), within the shape's limit
+
+// Which run times a cost, and which of its spans are that cost.
+struct CostRun {
+    const char* what;
+    PinMode mode;
+    int workers;
+    Stage stage;
+    LaneKind lane;
+};
+
+CostRun run_for(PipelineCost cost) {
+    switch (cost) {
+        case PipelineCost::FreeWorkersBatch: return {"pipeline frees", PinMode::Pool, 2, Stage::Free, LaneKind::PinThread};
+        case PipelineCost::HostRegister:
+            return {"pipeline cudaHostRegister", PinMode::Register, 0, Stage::Pin, LaneKind::Consumer};
+        case PipelineCost::HostAlloc: return {"pipeline cudaHostAlloc", PinMode::Alloc, 0, Stage::Alloc, LaneKind::Consumer};
+    }
+    throw std::invalid_argument("unknown pipeline cost");
+}
+
+LoaderConfig loader_config(const std::string& device, const CostRun& run, std::size_t bytes, double seconds) {
+    if (bytes == 0 || bytes % (kSamplesPerBatch * kRowBytes) != 0)
+        throw std::invalid_argument(std::string(run.what) + ": a size must be a multiple of 16 KiB, not " +
+                                    std::to_string(bytes));
+    LoaderConfig config;
+    config.device = device;
+    config.host = HostMode::Real;
+    config.batch_size = kSamplesPerBatch;
+    config.sample_shape = {static_cast<std::uint32_t>(bytes / kSamplesPerBatch / kRowBytes), kRowBytes};
+    config.dtype = DType::U8;
+    config.num_workers = run.workers;
+    if (run.workers > 0) config.prefetch_factor = 2;
+    config.pin_memory = true;
+    config.pin_mode = run.mode;
+    config.cpu_us_per_sample = 0;
+    config.gpu_us_per_batch = 0;
+    config.batches.reset();
+    config.seconds = seconds;
+    return config;
+}
+
+}  // namespace
+
+SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
+                                    double seconds) {
+    const CostRun run = run_for(cost);
+    SizeCurve curve;
+    for (const std::size_t bytes : sizes) {
+        Runner runner;
+        try {
+            runner.start(loader_config(device, run, bytes, seconds));
+        } catch (const ConfigError& error) {
+            // More than this machine's pinned budget would lock: the sizes below it still say.
+            if (error.issue().field == "pinned_budget_bytes") continue;
+            throw;
+        }
+        runner.wait();
+        runner.stop();
+        const RunSummary summary = runner.summary();
+        if (!summary.error.empty()) throw DeviceError(std::string(run.what) + " at " + format_size(bytes) + ": " + summary.error);
+        TraceReader reader(*runner.trace());
+        TraceDelta delta;
+        reader.poll(delta);
+        const TimeNs settled = runner.origin() + duration_ns(seconds * 1e9 / 3);
+        std::vector<double> spans_us;
+        for (const Span& span : delta.spans)
+            if (span.stage == run.stage && span.lane.kind == run.lane && span.start >= settled)
+                spans_us.push_back(static_cast<double>(span.duration()) / 1e3);
+        if (spans_us.empty())
+            throw std::runtime_error(std::string(run.what) + " at " + format_size(bytes) +
+                                     ": the run made no such call after its first third");
+        curve.sizes_bytes.push_back(static_cast<double>(bytes));
+        curve.values.push_back(median(std::move(spans_us)));
+    }
+    return curve;
+}
+
+}  // namespace pinscope

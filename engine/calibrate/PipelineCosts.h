@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What the pipeline's own calls cost where it makes them, measured in short runs of the pipeline.
+// On the H100 VMs (2026-11-27) the pin thread's frees of workers' batches took 1.1 to 2.6 times
+// what freeing the same size alone took, and a batch's cudaHostRegister 1.3 to 1.9 times the
+// probe's (workers or none); no probe without the pipeline reproduced either.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "engine/device/HardwareProfile.h"
+
+namespace pinscope {
+
+enum class PipelineCost {
+    // The pin thread freeing a worker's batch of new pages after copying it into a pool block
+    // (pin_mode pool, two workers collating).
+    FreeWorkersBatch,
+    // cudaHostRegister of a batch just collated into new pages (pin_mode register).
+    HostRegister,
+    // cudaHostAlloc of a batch's page-locked block (pin_mode alloc).
+    HostAlloc,
+};
+
+// The pipeline on `device` (a CUDA device, or the emulated one in tests) with the real host,
+// batches of each of `sizes` (multiples of 16 KiB), `seconds` per size. The page-locking calls are
+// timed with no workers, so that no other thread holds the driver while they run: their spans are
+// the calls alone, where the pipeline makes them. Each point is the median span after the run's
+// first third, in us; a size whose run would lock more than the default pinned budget (a quarter
+// of physical memory) is left out. Throws DeviceError when the device fails or a run ends in an
+// error, and std::runtime_error when a size's run made no such call after its first third.
+SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
+                                    double seconds);
+
+}  // namespace pinscope

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Calibrate's runs of the pipeline on the GPU, to time the pin thread's frees of workers' batches
+// and a batch's cudaHostRegister and cudaHostAlloc: they run on CUDA with the real host, and a
+// batch of four times the pages costs more.
+#include <iostream>
+
+#include "engine/calibrate/PipelineCosts.h"
+#include "engine/text/Units.h"
+#include "tests/gpu/CudaTestDevice.h"
+
+namespace pinscope {
+namespace {
+
+using test::CudaDeviceTest;
+
+class CudaPipelineCosts : public CudaDeviceTest {};
+
+TEST_F(CudaPipelineCosts, TimesEachCostAtEachSize) {
+    device.reset();  // the runs open their own
+    const std::pair<PipelineCost, const char*> costs[] = {{PipelineCost::FreeWorkersBatch, "frees"},
+                                                          {PipelineCost::HostRegister, "cudaHostRegister"},
+                                                          {PipelineCost::HostAlloc, "cudaHostAlloc"}};
+    for (const auto& [cost, name] : costs) {
+        const SizeCurve curve = measure_pipeline_costs_us("cuda:0", cost, {2 * kMiB, 8 * kMiB}, 0.6);
+        ASSERT_EQ(curve.values.size(), 2u) << name;
+        std::cout << "pipeline " << name << ": 2 MiB " << curve.values[0] << " us, 8 MiB " << curve.values[1] << " us\n";
+        EXPECT_GT(curve.values[0], 0.0) << name;
+        EXPECT_GT(curve.values[1], curve.values[0]) << name;
+    }
+}
+
+}  // namespace
+}  // namespace pinscope
