@@ -45,10 +45,6 @@ constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and roun
 // batch's copy slows less against it under load than calibrate's batch does against its own.
 constexpr std::size_t kLargeBatchBytes = 256 * kMiB;
 constexpr int kMemcpySamples = 5;
-// The pool pipeline's frees: 1.5 s a size gives 30 or more frees of 128 MiB after the first third
-// on the H100 VMs' 16 cores.
-constexpr double kPipelineSeconds = 1.5;
-constexpr double kQuickPipelineSeconds = 0.6;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
 
@@ -86,30 +82,6 @@ std::vector<std::size_t> copy_sizes(bool quick) {
     std::vector<std::size_t> sizes;
     for (std::size_t size = kMinCopyBytes; size <= kMaxCopyBytes; size *= 4) sizes.push_back(size);
     return sizes;
-}
-
-// "1 MiB, 4 MiB and 16 MiB".
-template <class Sizes>
-std::string sizes_text(const Sizes& sizes) {
-    std::vector<std::string> items;
-    for (const auto bytes : sizes) items.push_back(format_size(static_cast<std::uint64_t>(bytes)));
-    return format_list(items);
-}
-
-// Batch sizes the pipeline's frees are measured at: every 4x from 2 MiB (quick: 2 and 32 MiB).
-std::vector<std::size_t> pipeline_free_sizes(bool quick) {
-    if (quick) return {2 * kMiB, 32 * kMiB};
-    return {2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
-}
-
-// Batch sizes the pipeline's page-locking calls are measured at: those of the frees, and for
-// cudaHostRegister 1 and 1.5 MiB too. Not so cudaHostAlloc: there, one batch at a time, the driver
-// handed back the block just freed (1.5 MiB in 6 us on an H100 VM, 2026-11-27, where the probe's
-// took 665 us), which a pipeline with many batches out did not find: with 7 workers, 1.2 MB
-// batches ran as the probe's cost said (-9 % against +24 %). Below 2 MiB the probe's cost stands.
-std::vector<std::size_t> pipeline_page_locking_sizes(PipelineCost cost, bool quick) {
-    if (quick || cost == PipelineCost::HostAlloc) return pipeline_free_sizes(quick);
-    return {kMiB, kMiB + kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
 }
 
 // The batch sizes measured, kCalibrationBatchBytes among them, ascending.
@@ -170,7 +142,7 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
     return results;
 }
 
-std::string batch_loop_sizes_text(const std::vector<std::size_t>& sizes) {
+std::string batch_loop_format_size_list(const std::vector<std::size_t>& sizes) {
     return format_size(sizes.front()) + " to " + format_size(sizes.back()) + " (" + std::to_string(sizes.size()) + " sizes)";
 }
 
@@ -257,7 +229,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
     text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
             " samples, CUDA events, each copy traced as in a run); how one loader thread's fill, collate and pin "
-            "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
+            "rates change with the batch size, from " + batch_loop_format_size_list(batch_loop_sizes(options)) + ", against " +
             format_size(kCalibrationBatchBytes) + " (batches in a row on a thread of its own: the consumer's own from the "
             "allocator, pinned and freed before the next, as with no workers, and a worker's on new pages, pinned "
             "after the next is collated and freed on another CPU, as the pin thread frees it: the caches, page faults, and the allocator's reuse of freed batches), what "
@@ -269,7 +241,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             (profile.pageable_overlaps_compute ? "yes" : "no") +
             "); the host cost of issuing a copy or a launch; the kernel's read of a batch of " +
             format_size(kCalibrationBatchBytes) + "; cudaHostAlloc and cudaFreeHost (with blocks held, as pin_mode alloc holds batches waiting for their "
-            "copies), cudaHostRegister and cudaHostUnregister at " + sizes_text(kCostSizes) +
+            "copies), cudaHostRegister and cudaHostUnregister at " + format_size_list(kCostSizes) +
             " (median of " + std::to_string(kLoadRounds) + " rounds that visit the sizes in turn), and which of them wait for the GPU to finish the work queued before them (" +
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
@@ -288,16 +260,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             " threads moved in all, each memcpy'ing between reused buffers of its own and then filling one with samples, "
             "as workers that collate into page-locked blocks do (each count the median of its rounds; GB/s copied and "
             "filled by thread count: " + totals_text(profile.under_load.all_threads) + "). ";
-    if (!profile.pipeline_free_us.empty())
-        text += "In a running pipeline (pin_mode pool, 2 workers, the real host on " + options.pipeline_device + ", " +
-                format_fixed(options.quick ? kQuickPipelineSeconds : kPipelineSeconds, 1) +
-                " s a size): what freeing a worker's batch costs on the pin thread after the run's first third, at " +
-                sizes_text(profile.pipeline_free_us.sizes_bytes) + " (median of the run's frees). ";
-    if (!profile.pipeline_host_register_us.empty())
-        text += "In running pipelines with no workers (pin_mode register, then alloc, the same device and time a "
-                "size): what a batch's cudaHostRegister costs after the run's first third, at " +
-                sizes_text(profile.pipeline_host_register_us.sizes_bytes) + ", and its cudaHostAlloc, at " +
-                sizes_text(profile.pipeline_host_alloc_us.sizes_bytes) + " (median of the run's calls). ";
+    text += pipeline_costs_text(profile, options.pipeline_device, options.quick);
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
     text += link_known ? "The link's limit is the theoretical rate of its speed and width as the device reports them."
@@ -457,7 +420,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    Steps steps(progress, 16);
+    Steps steps(progress, 15);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -503,19 +466,8 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
         options.memcpy_bytes > 0 ? memcpy_bytes
                                  : std::max(memcpy_bytes, static_cast<std::size_t>(cores.threads) * (std::size_t{32} << 20));
     profile.under_load.all_threads = measure_all_threads(all_threads_counts(cores.threads), all_threads_bytes, options.quick);
-    steps.next("freeing a worker's batch in a running pipeline");
-    if (!options.pipeline_device.empty())
-        profile.pipeline_free_us = measure_pipeline_costs_us(options.pipeline_device, PipelineCost::FreeWorkersBatch,
-                                                             pipeline_free_sizes(options.quick),
-                                                             options.quick ? kQuickPipelineSeconds : kPipelineSeconds);
-    steps.next("page-locking a batch in a running pipeline");
-    if (!options.pipeline_device.empty()) {
-        const double seconds = options.quick ? kQuickPipelineSeconds : kPipelineSeconds;
-        for (const auto& [cost, curve] : {std::pair{PipelineCost::HostRegister, &profile.pipeline_host_register_us},
-                                          std::pair{PipelineCost::HostAlloc, &profile.pipeline_host_alloc_us}})
-            *curve = measure_pipeline_costs_us(options.pipeline_device, cost,
-                                               pipeline_page_locking_sizes(cost, options.quick), seconds);
-    }
+    steps.next("the pipeline's frees and page-locking, in short runs of it");
+    if (!options.pipeline_device.empty()) measure_pipeline_costs(options.pipeline_device, options.quick, profile);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();

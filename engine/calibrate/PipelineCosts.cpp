@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engine/clock/SteadyClock.h"
 #include "engine/config/ConfigError.h"
@@ -10,10 +11,14 @@
 #include "engine/metrics/Median.h"
 #include "engine/runner/Runner.h"
 #include "engine/text/TextFormat.h"
+#include "engine/text/Units.h"
 
 namespace pinscope {
 namespace {
 
+// 1.5 s a size gives 30 or more frees of 128 MiB after the first third on the H100 VMs' 16 cores.
+constexpr double kSeconds = 1.5;
+constexpr double kQuickSeconds = 0.6;
 constexpr std::uint32_t kSamplesPerBatch = 4;
 constexpr std::uint32_t kRowBytes = 4096;  // a sample's inner dimension (u8), within the shape's limit
 
@@ -57,6 +62,17 @@ LoaderConfig loader_config(const std::string& device, const CostRun& run, std::s
     return config;
 }
 
+// Batch sizes each cost is measured at: every 4x from 2 MiB (quick: 2 and 32 MiB), and for
+// cudaHostRegister 1 and 1.5 MiB too. Not so cudaHostAlloc: there, one batch at a time, the driver
+// handed back the block just freed (1.5 MiB in 6 us on an H100 VM, 2026-11-27, where the probe's
+// took 665 us), which a pipeline with many batches out did not find: with 7 workers, 1.2 MB
+// batches ran as the probe's cost said (-9 % against +24 %). Below 2 MiB the probe's cost stands.
+std::vector<std::size_t> sizes_for(PipelineCost cost, bool quick) {
+    if (quick) return {2 * kMiB, 32 * kMiB};
+    if (cost == PipelineCost::HostRegister) return {kMiB, kMiB + kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
+    return {2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
+}
+
 }  // namespace
 
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
@@ -91,6 +107,28 @@ SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost
         curve.values.push_back(median(std::move(spans_us)));
     }
     return curve;
+}
+
+void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile) {
+    const double seconds = quick ? kQuickSeconds : kSeconds;
+    for (const auto& [cost, curve] : {std::pair{PipelineCost::FreeWorkersBatch, &profile.pipeline_free_us},
+                                      std::pair{PipelineCost::HostRegister, &profile.pipeline_host_register_us},
+                                      std::pair{PipelineCost::HostAlloc, &profile.pipeline_host_alloc_us}})
+        *curve = measure_pipeline_costs_us(device, cost, sizes_for(cost, quick), seconds);
+}
+
+std::string pipeline_costs_text(const HardwareProfile& profile, const std::string& device, bool quick) {
+    if (profile.pipeline_free_us.empty()) return "";
+    std::string text = "In short runs of the pipeline on " + device + " with the real host, " +
+                       format_fixed(quick ? kQuickSeconds : kSeconds, 1) + " s a size, the median after each run's "
+                       "first third of: the pin thread's frees of workers' batches (pin_mode pool, 2 workers), at " +
+                       format_size_list(profile.pipeline_free_us.sizes_bytes);
+    if (!profile.pipeline_host_register_us.empty())
+        text += "; a batch's cudaHostRegister (pin_mode register, no workers), at " +
+                format_size_list(profile.pipeline_host_register_us.sizes_bytes) +
+                "; and its cudaHostAlloc (pin_mode alloc, no workers), at " +
+                format_size_list(profile.pipeline_host_alloc_us.sizes_bytes);
+    return text + ". ";
 }
 
 }  // namespace pinscope

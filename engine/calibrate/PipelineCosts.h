@@ -32,4 +32,11 @@ enum class PipelineCost {
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
                                     double seconds);
 
+// Calibrate's step: each cost on `device` at its sizes, 1.5 s a size (quick: 2 and 32 MiB, 0.6 s),
+// into the profile's pipeline_free_us, pipeline_host_register_us and pipeline_host_alloc_us.
+void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile);
+
+// What that step measured, as a sentence or two of the profile's source; empty where it did not run.
+std::string pipeline_costs_text(const HardwareProfile& profile, const std::string& device, bool quick);
+
 }  // namespace pinscope

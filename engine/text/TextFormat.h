@@ -21,6 +21,13 @@ std::string format_size_rounded(std::uint64_t bytes);
 
 // Items as a list in a sentence: "a", "a and b", "a, b and c"; empty for none.
 std::string format_list(const std::vector<std::string>& items);
+// Sizes in bytes as such a list, each as format_size gives it: "1 MiB, 4 MiB and 16 MiB".
+template <class Sizes>
+std::string format_size_list(const Sizes& sizes) {
+    std::vector<std::string> items;
+    for (const auto bytes : sizes) items.push_back(format_size(static_cast<std::uint64_t>(bytes)));
+    return format_list(items);
+}
 
 // The date and minute in UTC: "2026-11-25 19:40 UTC".
 std::string format_utc_minute(std::chrono::system_clock::time_point when);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
 
 #include "engine/calibrate/PipelineCosts.h"
 #include "engine/text/Units.h"
@@ -41,6 +42,27 @@ TEST(PipelineCosts, ASizeBeyondThePinnedBudgetIsLeftOut) {
     const SizeCurve curve = measure_pipeline_costs_us("emulated", PipelineCost::FreeWorkersBatch, {kMiB, 16 * kGiB}, 0.6);
     EXPECT_EQ(curve.sizes_bytes, (std::vector<double>{kMiB}));
     EXPECT_EQ(curve.values.size(), 1u);
+}
+
+// Calibrate's step fills the three curves and its source says what ran, at which sizes; a
+// profile the step did not measure says nothing of it.
+TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
+    HardwareProfile profile;
+    EXPECT_EQ(pipeline_costs_text(profile, "emulated", true), "");
+    measure_pipeline_costs("emulated", true, profile);
+    for (const SizeCurve* curve :
+         {&profile.pipeline_free_us, &profile.pipeline_host_register_us, &profile.pipeline_host_alloc_us}) {
+        EXPECT_EQ(curve->sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
+        ASSERT_EQ(curve->values.size(), 2u);
+        EXPECT_GT(curve->values[0], 0.0);
+    }
+    const std::string text = pipeline_costs_text(profile, "emulated", true);
+    EXPECT_NE(text.find("on emulated with the real host, 0.6 s a size"), std::string::npos) << text;
+    EXPECT_NE(text.find("frees of workers' batches (pin_mode pool, 2 workers), at 2 MiB and 32 MiB"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("cudaHostRegister (pin_mode register, no workers), at 2 MiB and 32 MiB"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("cudaHostAlloc (pin_mode alloc, no workers), at 2 MiB and 32 MiB"), std::string::npos) << text;
 }
 
 TEST(PipelineCosts, ASizeThatMakesNoWholeSamplesIsRefused) {
