@@ -118,16 +118,18 @@ void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfi
 }
 
 std::string pipeline_costs_text(const HardwareProfile& profile, const std::string& device, bool quick) {
-    if (profile.pipeline_free_us.empty()) return "";
+    std::vector<std::string> measured;
+    const auto add = [&](const SizeCurve& curve, const std::string& what) {
+        if (!curve.empty()) measured.push_back(what + ", at " + format_size_list(curve.sizes_bytes));
+    };
+    add(profile.pipeline_free_us, "the pin thread's frees of workers' batches (pin_mode pool, 2 workers)");
+    add(profile.pipeline_host_register_us, "a batch's cudaHostRegister (pin_mode register, no workers)");
+    add(profile.pipeline_host_alloc_us, "a batch's cudaHostAlloc (pin_mode alloc, no workers)");
+    if (measured.empty()) return "";
     std::string text = "In short runs of the pipeline on " + device + " with the real host, " +
-                       format_fixed(quick ? kQuickSeconds : kSeconds, 1) + " s a size, the median after each run's "
-                       "first third of: the pin thread's frees of workers' batches (pin_mode pool, 2 workers), at " +
-                       format_size_list(profile.pipeline_free_us.sizes_bytes);
-    if (!profile.pipeline_host_register_us.empty())
-        text += "; a batch's cudaHostRegister (pin_mode register, no workers), at " +
-                format_size_list(profile.pipeline_host_register_us.sizes_bytes) +
-                "; and its cudaHostAlloc (pin_mode alloc, no workers), at " +
-                format_size_list(profile.pipeline_host_alloc_us.sizes_bytes);
+                       format_fixed(quick ? kQuickSeconds : kSeconds, 1) +
+                       " s a size, the median after each run's first third of: ";
+    for (std::size_t i = 0; i < measured.size(); ++i) text += (i == 0 ? "" : "; ") + measured[i];
     return text + ". ";
 }
 

@@ -63,6 +63,8 @@ TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
     EXPECT_NE(text.find("cudaHostRegister (pin_mode register, no workers), at 2 MiB and 32 MiB"), std::string::npos)
         << text;
     EXPECT_NE(text.find("cudaHostAlloc (pin_mode alloc, no workers), at 2 MiB and 32 MiB"), std::string::npos) << text;
+    profile.pipeline_host_alloc_us = {};  // a machine whose pinned budget left every size out
+    EXPECT_EQ(pipeline_costs_text(profile, "emulated", true).find("cudaHostAlloc"), std::string::npos);
 }
 
 TEST(PipelineCosts, ASizeThatMakesNoWholeSamplesIsRefused) {
