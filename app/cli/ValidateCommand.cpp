@@ -29,6 +29,7 @@
 #include "engine/validate/ValidationReport.h"
 #include "engine/text/UntrustedText.h"
 #include "engine/clock/SteadyClock.h"
+#include "engine/metrics/Median.h"
 #include "engine/validate/SteadyRate.h"
 #include "engine/validate/ValidationCsv.h"
 #include "engine/validate/RecordedValidation.h"
@@ -157,8 +158,10 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
         "each cell's error, the share within 10 % and 15 %, and for every two cells that differ in one setting "
         "whether the emulated device names the same faster cell. Before each cell on a GPU it reads the host as "
         "calibrate measures it (filling, collating into new pages, freeing a worker's 16 MiB batch; half a second) "
-        "and reports how far those readings ranged against the profile's own figures. Ctrl-C stops and reports the "
-        "cells run so far.");
+        "and reports how far those readings ranged against the profile's own figures. It also times the host's "
+        "work per batch during each cell on both devices (loading and collating, after the first third) and says, "
+        "of the cells that missed, which had the host off the same way. Ctrl-C stops and reports the cells run so "
+        "far.");
 }
 
 bool ValidateCommand::selected() const { return command_->parsed(); }
@@ -256,10 +259,11 @@ int ValidateCommand::execute() const {
         }
     const std::string real_name = recorded ? "recorded" : device_;
 
-    // Figures over the last two thirds of each run (steady_batches_per_s): the pinned pool has
-    // warmed up by then. Unpaced: the emulated runs (modelled time) take less than their length.
+    // Figures over the last two thirds of each run (steady_figures): the pinned pool has warmed up
+    // by then. Unpaced: the emulated runs (modelled time) take less than their length.
     RunDriver driver(nullptr, Measurement{*seconds * 2 / 3, true, RunClock::Pace::Unpaced});
-    const auto measure = [&](LoaderConfig config, const std::string& device, std::size_t k) -> std::optional<double> {
+    const auto measure = [&](LoaderConfig config, const std::string& device,
+                             std::size_t k) -> std::optional<SteadyFigures> {
         config.device = device;
         try {
             if (driver.run(config)) return std::nullopt;  // interrupted
@@ -270,7 +274,7 @@ int ValidateCommand::execute() const {
         if (!summary.error.empty())
             throw std::runtime_error("cell " + std::to_string(k + 1) + " on " + printable(device) +
                                      ": run failed: " + summary.error);
-        return steady_batches_per_s(*driver.runner().trace(), driver.runner().origin() + duration_ns(*seconds * 1e9 / 3));
+        return steady_figures(*driver.runner().trace(), driver.runner().origin() + duration_ns(*seconds * 1e9 / 3));
     };
     std::cerr << "validating " << printable(model.device()) << " against "
               << (recorded ? "the figures in " + printable_path(against_) : printable(device_)) << ": " << drawn.size()
@@ -283,19 +287,23 @@ int ValidateCommand::execute() const {
         // The host as it is now, before the cell's runs (about half a second): how far it has moved.
         const std::optional<HostReading> host = on_gpu ? std::optional<HostReading>(read_host()) : std::nullopt;
         std::vector<double> real;
+        std::vector<double> real_host_us;
         for (std::size_t run = 0; !earlier && run < *repeat; ++run) {
-            const std::optional<double> rate = measure(drawn[k].config, device_, k);
-            if (!rate) break;
-            real.push_back(*rate);
+            const std::optional<SteadyFigures> figures = measure(drawn[k].config, device_, k);
+            if (!figures) break;
+            real.push_back(figures->batches_per_s);
+            if (figures->host_us_per_batch > 0) real_host_us.push_back(figures->host_us_per_batch);
         }
-        const std::optional<double> emulated =
+        const std::optional<SteadyFigures> emulated =
             earlier || real.size() == *repeat ? measure(drawn[k].config, model.device(), k) : std::nullopt;
         if (!emulated) {
             std::cerr << "interrupted\n";
             break;
         }
-        CellRates cell = earlier ? earlier->rates[k] : real_runs(real, *emulated);
-        cell.emulated = *emulated;
+        CellRates cell = earlier ? earlier->rates[k] : real_runs(real, emulated->batches_per_s);
+        cell.emulated = emulated->batches_per_s;
+        cell.emulated_host_us = emulated->host_us_per_batch;
+        if (!earlier && real_host_us.size() == real.size()) cell.real_host_us = median(real_host_us);
         if (host) cell.host = host;
         std::cerr << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated) << " batches/s ("
                   << format_error(cell)

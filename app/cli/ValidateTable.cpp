@@ -49,20 +49,25 @@ std::string host_drift_text(const std::vector<CellRates>& rates, const std::stri
            host_figure(lo.free_us, hi.free_us, model_host.free_us, 0, "us") + "\n";
 }
 
+// "+12.5 %", "-3.0 %"; "-" for none.
+std::string signed_percent(std::optional<double> share) {
+    if (!share) return "-";
+    return (*share >= 0 ? "+" : "") + format_fixed(*share * 100, 1) + " %";
+}
+
 }  // namespace
 
-std::string format_error(const CellRates& rates) {
-    const std::optional<double> error = cell_error(rates);
-    if (!error) return "-";
-    return (*error >= 0 ? "+" : "") + format_fixed(*error * 100, 1) + " %";
-}
+std::string format_error(const CellRates& rates) { return signed_percent(cell_error(rates)); }
 
 std::string format_validation_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
                                      const std::string& real_name, const std::string& model_name,
                                      const HostReading& model_host) {
     const bool repeated = std::any_of(rates.begin(), rates.end(), [](const CellRates& r) { return r.real_count > 1; });
+    const bool host_work =
+        std::any_of(rates.begin(), rates.end(), [](const CellRates& r) { return host_stage_error(r).has_value(); });
     std::vector<std::vector<std::string>> rows{{"cell", "pair", "configuration", real_name, model_name, "error"}};
     if (repeated) rows.front().push_back("spread on " + real_name);
+    if (host_work) rows.front().push_back("host stages");
     for (std::size_t k = 0; k < cells.size() && k < rates.size(); ++k) {
         const ValidationCell& cell = cells[k];
         rows.push_back({std::to_string(k + 1),
@@ -70,6 +75,7 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
                         describe_cell(cell.config), format_batches_per_s(rates[k].real),
                         format_batches_per_s(rates[k].emulated), format_error(rates[k])});
         if (repeated) rows.back().push_back(format_fixed(rates[k].real_spread * 100, 1) + " %");
+        if (host_work) rows.back().push_back(signed_percent(host_stage_error(rates[k])));
     }
     std::string out = "batches/s after the first third of each run; error: " + model_name + " against " + real_name + "\n";
     for (const std::string& line : align_table(rows, {Align::Left, Align::Left, Align::Left})) out += line + '\n';
@@ -81,6 +87,12 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
         out += real_name + " against itself (the spread of each cell's runs, whose median the table gives): within 10 %: " +
                share(s.real_within_10, s.cells) + " cells; median spread " + format_fixed(s.median_real_spread * 100, 1) +
                " %\n";
+    if (s.host_cells > 0)
+        out += "host stages (load and collate per batch as the host ran during each cell, " + model_name + " against " +
+               real_name + "): within 10 %: " + share(s.host_within_10, s.host_cells) + " cells; of the " +
+               std::to_string(s.off_cells) + " cells off by more than 10 %, " +
+               std::to_string(s.off_with_host_off_the_same_way) +
+               " had their host stages off by more than 10 % the same way\n";
     out += "pairs that differ in one setting: " + std::to_string(s.pairs.size()) + "\n";
     for (const PairVerdict& v : s.pairs) {
         const std::size_t a = v.pair.first;

@@ -28,6 +28,7 @@ constexpr const char* kRequired[] = {"cell",         "pair_of",      "changed", 
                                      "gpu_us_per_batch", "real_batches_per_s"};
 constexpr const char* kRealRuns[] = {"real_runs", "real_spread_percent", "real_slowest", "real_fastest"};
 constexpr const char* kHost[] = {"host_fill_gb_per_s", "host_first_touch_gb_per_s", "host_free_16mib_us"};
+constexpr const char* kRealHostWork = "real_host_us_per_batch";
 
 constexpr std::size_t kMaxDimensions = 8;  // LoaderConfig's sample_shape
 
@@ -183,6 +184,8 @@ RecordedValidation parse_validation_csv(const std::string& text) {
             host.free_us = row.number("host_free_16mib_us", 0, 1e9, "microseconds, 0 or more");
             rates.host = host;
         }
+        if (columns.count(kRealHostWork) > 0 && !row.text(kRealHostWork).empty())
+            rates.real_host_us = row.number(kRealHostWork, 0, 1e12, "microseconds, 0 or more");
         recorded.cells.push_back(std::move(cell));
         recorded.rates.push_back(rates);
     }

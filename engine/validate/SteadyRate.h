@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// A run's steady throughput for validate: batches per second from the kernels that ended after
-// `from`, as (n - 1) over the time from the first of them to the last. Counting the batches that
-// end in a window instead is off by up to one batch, 10 % of a slow cell's figure in a short run.
+// A run's steady figures for validate, from the spans that ended after `from`.
+//  - Throughput: batches per second from the kernels, as (n - 1) over the time from the first of
+//    them to the last. Counting the batches that end in a window instead is off by up to one
+//    batch, 10 % of a slow cell's figure in a short run.
+//  - The host's work per batch: the median over batches of their Load and Collate spans together,
+//    on whichever lane made them (a worker, or the consumer without workers). It is the host as it
+//    ran during the cell, which a reading before the cell only hints at.
 #include "engine/trace/Trace.h"
 
 namespace pinscope {
 
-// 0 when fewer than two kernels ended after `from`.
-double steady_batches_per_s(const Trace& trace, TimeNs from);
+struct SteadyFigures {
+    double batches_per_s = 0;      // 0 when fewer than two kernels ended after `from`
+    double host_us_per_batch = 0;  // 0 when no batch was both loaded and collated after `from`
+};
+
+SteadyFigures steady_figures(const Trace& trace, TimeNs from);
 
 }  // namespace pinscope

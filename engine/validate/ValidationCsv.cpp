@@ -27,7 +27,9 @@ void write_validation_csv(std::ostream& out, const std::vector<ValidationCell>& 
         const std::optional<HostReading>& host = rates[k].host;
         out << (host ? format_fixed(host->fill_gb_per_s, 3) : "") << ','
             << (host ? format_fixed(host->first_touch_gb_per_s, 3) : "") << ','
-            << (host ? format_fixed(host->free_us, 1) : "") << '\n';
+            << (host ? format_fixed(host->free_us, 1) : "") << ',';
+        const auto host_us = [](double us) { return us > 0 ? format_fixed(us, 1) : std::string(); };
+        out << host_us(rates[k].real_host_us) << ',' << host_us(rates[k].emulated_host_us) << '\n';
     }
 }
 

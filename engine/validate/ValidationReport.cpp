@@ -13,6 +13,11 @@ std::optional<double> cell_error(const CellRates& rates) {
     return (rates.emulated - rates.real) / rates.real;
 }
 
+std::optional<double> host_stage_error(const CellRates& rates) {
+    if (!(rates.real_host_us > 0) || !(rates.emulated_host_us > 0)) return std::nullopt;
+    return rates.real_host_us / rates.emulated_host_us - 1;
+}
+
 std::vector<HostReading> host_readings(const std::vector<CellRates>& rates) {
     std::vector<HostReading> readings;
     for (const CellRates& r : rates)
@@ -61,6 +66,14 @@ ValidationSummary summarize_validation(const std::vector<ValidationCell>& cells,
         // A hair of slack for rates that sit exactly on the line in decimal but not in binary.
         if (std::abs(*error) <= 0.10 + 1e-12) ++summary.within_10;
         if (std::abs(*error) <= 0.15 + 1e-12) ++summary.within_15;
+        const std::optional<double> host = host_stage_error(rates[k]);
+        if (!host) continue;
+        ++summary.host_cells;
+        if (std::abs(*host) <= 0.10 + 1e-12) ++summary.host_within_10;
+        if (std::abs(*error) > 0.10 + 1e-12) {
+            ++summary.off_cells;
+            if (std::abs(*host) > 0.10 + 1e-12 && (*host > 0) == (*error > 0)) ++summary.off_with_host_off_the_same_way;
+        }
     }
     if (!spreads.empty()) summary.median_real_spread = median(spreads);
     for (const CellPair& pair : one_setting_pairs(cells)) {

@@ -26,6 +26,10 @@ struct CellRates {
     double real_fastest = 0;
     // The host read just before the cell's runs on the real device (a GPU): how far it had moved.
     std::optional<HostReading> host = std::nullopt;
+    // The host's work per batch during the cell (load and collate, steady_figures), in us: on the
+    // real device the median of its runs. 0 where not measured (files written before it was).
+    double real_host_us = 0;
+    double emulated_host_us = 0;
 };
 
 // The host readings the cells have, in order.
@@ -36,6 +40,9 @@ CellRates real_runs(const std::vector<double>& runs, double emulated);
 
 // (emulated - real) / real; nullopt when the real rate is not above 0.
 std::optional<double> cell_error(const CellRates& rates);
+// How much faster the emulated host worked per batch than the real one during the cell, as
+// cell_error reads for batches/s: real_host_us / emulated_host_us - 1; nullopt without both.
+std::optional<double> host_stage_error(const CellRates& rates);
 
 // Which of two rates is faster: -1 the first, +1 the second, 0 a tie (within kTieShare).
 int faster_of(double first, double second);
@@ -71,6 +78,12 @@ struct ValidationSummary {
     bool repeated = false;
     std::size_t real_within_10 = 0;
     double median_real_spread = 0;
+    // Cells with both devices' host work per batch, those within 10 % of each other, and of the
+    // cells off by more than 10 %, how many had the host off by more than 10 % the same way.
+    std::size_t host_cells = 0;
+    std::size_t host_within_10 = 0;
+    std::size_t off_cells = 0;
+    std::size_t off_with_host_off_the_same_way = 0;
 };
 
 // `rates[k]` belongs to cells[k].

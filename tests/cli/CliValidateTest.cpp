@@ -96,6 +96,11 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
               std::string::npos)
         << result.out;
     EXPECT_NE(result.out.find("pairs that differ in one setting: "), std::string::npos) << result.out;
+    // The host worked alike on both sides of every cell.
+    EXPECT_NE(result.out.find("host stages (load and collate per batch as the host ran during each cell, "
+                              "emulated:h100-pcie5 (model) against emulated:h100-pcie5): within 10 %: 6 of 6 (100.0 %) cells"),
+              std::string::npos)
+        << result.out;
     const std::string text = read_file(csv);
     std::size_t rows = 0;
     for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) ++rows;
@@ -110,6 +115,10 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
         run_cli({"validate", "--against", csv, "--profile", "h100-pcie5", "--seconds", "1"}, options);
     ASSERT_EQ(again.exit_code, 0) << again.err;
     EXPECT_NE(again.out.find("within 10 %: 6 of 6 (100.0 %) cells"), std::string::npos) << again.out;
+    EXPECT_NE(again.out.find("host stages (load and collate per batch as the host ran during each cell, "
+                             "emulated:h100-pcie5 against recorded): within 10 %: 6 of 6 (100.0 %) cells"),
+              std::string::npos)
+        << again.out;
     EXPECT_NE(again.out.find("recorded against itself (the spread of each cell's runs, whose median the table gives): "
                              "within 10 %: 6 of 6 (100.0 %) cells; median spread 0.0 %"),
               std::string::npos)

@@ -20,6 +20,8 @@ TEST(RecordedValidation, ReadsBackWhatValidateWrote) {
     for (std::size_t k = 0; k < cells.size(); ++k) {
         rates.push_back(real_runs({100.0 + static_cast<double>(k), 110.5 + static_cast<double>(k)}, 50.0));
         if (k % 2 == 0) rates.back().host = HostReading{4.25 + static_cast<double>(k), 1.625, 1234.5};
+        if (k % 3 == 0) rates.back().real_host_us = 2500.5 + static_cast<double>(k);
+        rates.back().emulated_host_us = 2000;
     }
     std::ostringstream out;
     write_validation_csv(out, cells, rates);
@@ -40,6 +42,8 @@ TEST(RecordedValidation, ReadsBackWhatValidateWrote) {
         EXPECT_NEAR(read.rates[k].real_spread, rates[k].real_spread, 1e-4);
         EXPECT_EQ(read.rates[k].emulated, 0.0);  // the caller runs the emulated side
         EXPECT_EQ(read.rates[k].host, rates[k].host) << "the host read before cell " << k + 1;
+        EXPECT_NEAR(read.rates[k].real_host_us, rates[k].real_host_us, 1e-9) << "the host's work in cell " << k + 1;
+        EXPECT_EQ(read.rates[k].emulated_host_us, 0.0);
     }
 }
 
@@ -63,6 +67,7 @@ TEST(RecordedValidation, AFileOfBeforeTheRunsColumnsIsOneRunPerCellAndCrLfIsRead
     EXPECT_EQ(read.rates[0].real_count, 1u);
     EXPECT_EQ(read.rates[0].real_spread, 0.0);
     EXPECT_FALSE(read.rates[0].host.has_value());
+    EXPECT_EQ(read.rates[0].real_host_us, 0.0);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "engine/validate/ValidationCsv.h"
 #include "engine/validate/ValidationReport.h"
@@ -92,7 +94,7 @@ TEST(ValidationReport, RepeatedRealRunsGiveTheirMedianAndSpread) {
     std::string line;
     std::getline(lines, line);
     std::getline(lines, line);
-    EXPECT_EQ(line.substr(line.size() - 31), "-2.44,2,4.88,100.000,105.000,,,") << "error, runs, spread, slowest, fastest: " << line;
+    EXPECT_EQ(line.substr(line.size() - 33), "-2.44,2,4.88,100.000,105.000,,,,,") << "error, runs, spread, slowest, fastest: " << line;
 }
 
 TEST(ValidationReport, APairWhoseRealRunsOverlapIsLeftOutAsTheRealDeviceDidNotTellThemApart) {
@@ -128,12 +130,33 @@ TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
     std::getline(lines, line);
     EXPECT_EQ(line, kValidationCsvHeader);
     std::getline(lines, line);
-    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00,1,,,,,,")
-        << "no runs' spread with one run, no host columns without a reading";
+    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00,1,,,,,,,,")
+        << "no runs' spread with one run, no host columns without a reading or the host's work";
     std::getline(lines, line);
     EXPECT_EQ(line.substr(0, 18), "2,1,num_workers,10") << line;
     std::getline(lines, line);
-    EXPECT_EQ(line.substr(line.size() - 21), ",0.000,5.000,,1,,,,,,") << "no error without a real rate: " << line;
+    EXPECT_EQ(line.substr(line.size() - 23), ",0.000,5.000,,1,,,,,,,,") << "no error without a real rate: " << line;
+}
+
+// The host's work per batch during each cell says whether a cell missed with the host: positive
+// where the emulated host worked faster, as the error is positive where the emulated device ran
+// faster; cells without both figures are left out of its counts.
+TEST(ValidationReport, HostStagesSayWhetherACellThatMissedHadTheHostOffTheSameWay) {
+    std::vector<CellRates> rates{{100, 130}, {100, 80}, {100, 125}, {100, 100}, {100, 70}};
+    const std::vector<std::pair<double, double>> host_us{{1300, 1000}, {1000, 1250}, {1000, 1020}, {1000, 1000}, {0, 900}};
+    for (std::size_t k = 0; k < rates.size(); ++k) std::tie(rates[k].real_host_us, rates[k].emulated_host_us) = host_us[k];
+    EXPECT_NEAR(*host_stage_error(rates[0]), 0.3, 1e-12);   // the emulated host 1.3x as fast
+    EXPECT_NEAR(*host_stage_error(rates[1]), -0.2, 1e-12);
+    EXPECT_FALSE(host_stage_error(rates[4]).has_value());  // no real figure (an older file)
+    const ValidationSummary s = summarize_validation(five_cells(), rates);
+    EXPECT_EQ(s.host_cells, 4u);
+    EXPECT_EQ(s.host_within_10, 2u);  // cells 3 and 4
+    EXPECT_EQ(s.off_cells, 3u);       // cells 1, 2 and 3 missed by more than 10 %
+    EXPECT_EQ(s.off_with_host_off_the_same_way, 2u);  // not cell 3: its host was within 2 %
+    std::ostringstream out;
+    write_validation_csv(out, five_cells(), rates);
+    EXPECT_NE(out.str().find(",1300.0,1000.0\n"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find(",,900.0\n"), std::string::npos) << out.str();
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// validate's figures of a run: throughput from the kernels that ended after the warm-up, and the
+// host's work per batch (its load and collate) as it ran then, on workers or the consumer.
+#include <gtest/gtest.h>
+
+#include "engine/validate/SteadyRate.h"
+
+namespace pinscope {
+namespace {
+
+Span span(Stage stage, LaneKind lane, std::uint64_t batch, TimeNs start, TimeNs end) {
+    Span s;
+    s.stage = stage;
+    s.lane = Lane{lane, 0};
+    s.batch = batch;
+    s.start = start;
+    s.end = end;
+    return s;
+}
+
+constexpr TimeNs kUs = 1000;
+
+TEST(SteadyRate, ThroughputCountsTheKernelsThatEndedAfterTheWarmUp) {
+    Trace trace(64);
+    for (std::uint64_t b = 0; b < 5; ++b)
+        trace.add(span(Stage::Compute, LaneKind::ComputeStream, b, static_cast<TimeNs>(b) * 10 * kUs,
+                       static_cast<TimeNs>(b + 1) * 10 * kUs));
+    // Kernels end at 10, 20, ..., 50 us; after 15 us: 20 to 50, three intervals in 30 us.
+    EXPECT_NEAR(steady_figures(trace, 15 * kUs).batches_per_s, 3 / 30e-6, 1e-6);
+    EXPECT_EQ(steady_figures(trace, 45 * kUs).batches_per_s, 0.0);  // one kernel: no interval
+}
+
+TEST(SteadyRate, TheHostsWorkPerBatchIsTheMedianOfItsLoadAndCollateAfterTheWarmUp) {
+    Trace trace(64);
+    // Batch 0 ends (at 1.8 ms) before the warm-up; batches 1 to 3 load on workers, batch 4 on the consumer.
+    const TimeNs load_us[] = {900, 100, 300, 200, 250};
+    const TimeNs collate_us[] = {900, 50, 50, 50, 50};
+    for (std::uint64_t b = 0; b < 5; ++b) {
+        const LaneKind lane = b == 4 ? LaneKind::Consumer : LaneKind::Worker;
+        const TimeNs at = static_cast<TimeNs>(b) * 2000 * kUs;
+        trace.add(span(Stage::Load, lane, b, at, at + load_us[b] * kUs));
+        trace.add(span(Stage::Collate, lane, b, at + load_us[b] * kUs, at + (load_us[b] + collate_us[b]) * kUs));
+        trace.add(span(Stage::H2D, LaneKind::CopyStream, b, at, at + 5000 * kUs));  // not the host's
+    }
+    trace.add(span(Stage::Load, LaneKind::Worker, 5, 10000 * kUs, 10999 * kUs));  // loaded, not yet collated
+    // Batches 1 to 4: 150, 350, 250 and 300 us; the median 275.
+    EXPECT_NEAR(steady_figures(trace, 1900 * kUs).host_us_per_batch, 275.0, 1e-9);
+    EXPECT_EQ(steady_figures(Trace(8), 0).host_us_per_batch, 0.0);
+}
+
+}  // namespace
+}  // namespace pinscope
