@@ -142,7 +142,7 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
     return results;
 }
 
-std::string batch_loop_format_size_list(const std::vector<std::size_t>& sizes) {
+std::string batch_loop_sizes_text(const std::vector<std::size_t>& sizes) {
     return format_size(sizes.front()) + " to " + format_size(sizes.back()) + " (" + std::to_string(sizes.size()) + " sizes)";
 }
 
@@ -229,7 +229,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
     text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
             " samples, CUDA events, each copy traced as in a run); how one loader thread's fill, collate and pin "
-            "rates change with the batch size, from " + batch_loop_format_size_list(batch_loop_sizes(options)) + ", against " +
+            "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
             format_size(kCalibrationBatchBytes) + " (batches in a row on a thread of its own: the consumer's own from the "
             "allocator, pinned and freed before the next, as with no workers, and a worker's on new pages, pinned "
             "after the next is collated and freed on another CPU, as the pin thread frees it: the caches, page faults, and the allocator's reuse of freed batches), what "

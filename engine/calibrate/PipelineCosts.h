@@ -2,8 +2,8 @@
 #pragma once
 // What the pipeline's own calls cost where it makes them, measured in short runs of the pipeline.
 // On the H100 VMs (2026-11-27) the pin thread's frees of workers' batches took 1.1 to 2.6 times
-// what freeing the same size alone took, and a batch's cudaHostRegister 1.3 to 1.9 times the
-// probe's (workers or none); no probe without the pipeline reproduced either.
+// what freeing the same size alone took, and no probe without the pipeline reproduced it; a
+// batch's cudaHostRegister took 1.1 to 2.0 times the probe's on two VMs, 0.65 to 1.3 on a third.
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -47,8 +47,10 @@ double host_us_per_batch(const std::vector<Span>& spans, TimeNs from) {
         }
     }
     std::vector<double> us;
-    for (const auto& entry : batches)
-        if (const HostWork& work = entry.second; work.loaded && work.collated) us.push_back(static_cast<double>(work.load + work.collate) / 1e3);
+    for (const auto& entry : batches) {
+        const HostWork& work = entry.second;
+        if (work.loaded && work.collated) us.push_back(static_cast<double>(work.load + work.collate) / 1e3);
+    }
     return us.empty() ? 0 : median(std::move(us));
 }
 
