@@ -90,7 +90,7 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
     if (s.host_cells > 0)
         out += "host stages (load and collate per batch as the host ran during each cell, " + model_name + " against " +
                real_name + "): within 10 %: " + share(s.host_within_10, s.host_cells) + " cells; of the " +
-               std::to_string(s.off_cells) + " cells off by more than 10 %, " +
+               std::to_string(s.off_cells) + " of them off by more than 10 % in batches/s, " +
                std::to_string(s.off_with_host_off_the_same_way) +
                " had their host stages off by more than 10 % the same way\n";
     out += "pairs that differ in one setting: " + std::to_string(s.pairs.size()) + "\n";

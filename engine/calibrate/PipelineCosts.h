@@ -3,7 +3,7 @@
 // What the pipeline's own calls cost where it makes them, measured in short runs of the pipeline.
 // On the H100 VMs (2026-11-27) the pin thread's frees of workers' batches took 1.1 to 2.6 times
 // what freeing the same size alone took, and no probe without the pipeline reproduced it; a
-// batch's cudaHostRegister took 1.1 to 2.0 times the probe's on two VMs, 0.65 to 1.3 on a third.
+// batch's cudaHostRegister took 1.1 to 2.0 times the probe's on one VM, 0.65 to 1.3 on another.
 #include <cstddef>
 #include <string>
 #include <vector>

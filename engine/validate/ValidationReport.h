@@ -78,8 +78,9 @@ struct ValidationSummary {
     bool repeated = false;
     std::size_t real_within_10 = 0;
     double median_real_spread = 0;
-    // Cells with both devices' host work per batch, those within 10 % of each other, and of the
-    // cells off by more than 10 %, how many had the host off by more than 10 % the same way.
+    // Cells with both devices' host work per batch; of those, the ones whose host stages are
+    // within 10 % of each other, the ones off by more than 10 % in batches/s, and of these, how
+    // many had the host off by more than 10 % the same way.
     std::size_t host_cells = 0;
     std::size_t host_within_10 = 0;
     std::size_t off_cells = 0;
