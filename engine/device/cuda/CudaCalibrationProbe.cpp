@@ -116,19 +116,18 @@ public:
     // (where that call waits for the GPU).
     DriverLock driver_lock(const PageLockingWaits& waits) override {
         constexpr std::size_t kBytes = 4 * kMiB;
-        void* pinned = nullptr;  // a copy's source
-        check("cudaHostAlloc", [&] { return cudaHostAlloc(&pinned, kBytes, cudaHostAllocDefault); });
+        const auto allocate = [&](std::size_t bytes) {
+            void* p = nullptr;
+            check("cudaHostAlloc", [&] { return cudaHostAlloc(&p, bytes, cudaHostAllocDefault); });
+            return p;
+        };
+        void* pinned = allocate(kBytes);  // a copy's source
         std::memset(pinned, 1, kBytes);
         void* device = device_buffer(kBytes);
         const PageableBuffer pageable = allocate_pageable(kBytes);  // what the calls asked register
         std::memset(pageable.get(), 1, kBytes);
         const PageableBuffer held_pageable = allocate_pageable(kDriverHoldBytes);  // what a holding register locks
         std::memset(held_pageable.get(), 1, kDriverHoldBytes);
-        const auto allocate = [&] {
-            void* p = nullptr;
-            check("cudaHostAlloc", [&] { return cudaHostAlloc(&p, kBytes, cudaHostAllocDefault); });
-            return p;
-        };
         const auto free_host = [&](void* p) { check("cudaFreeHost", [&] { return cudaFreeHost(p); }); };
         const auto register_host = [&](void* p, std::size_t bytes) {
             check("cudaHostRegister", [&] { return cudaHostRegister(p, bytes, cudaHostRegisterDefault); });
@@ -145,7 +144,7 @@ public:
         const auto ask_each = [&](auto&& hold, bool holder_waits_for_gpu = false) {
             DriverWaiters waiters;
             void* mine = nullptr;
-            waiters.host_alloc = hold([&] { mine = allocate(); });
+            waiters.host_alloc = hold([&] { mine = allocate(kBytes); });
             if (holder_waits_for_gpu) {
                 free_host(mine);
             } else {
@@ -173,7 +172,7 @@ public:
         };
         void* held = nullptr;  // the holding call's block
         const auto nothing = [] {};
-        const auto allocate_held = [&] { check("cudaHostAlloc", [&] { return cudaHostAlloc(&held, kDriverHoldBytes, cudaHostAllocDefault); }); };
+        const auto allocate_held = [&] { held = allocate(kDriverHoldBytes); };
         const auto allocate_held_written = [&] {
             allocate_held();
             std::memset(held, 1, kDriverHoldBytes);
@@ -190,7 +189,7 @@ public:
         // Behind a long kernel, on a small block: the holder's own cost is short beside the wait.
         void* small = nullptr;
         const auto allocate_small = [&] {
-            small = allocate();
+            small = allocate(kBytes);
             launch_long_kernel();
         };
         const auto free_small = [&] { free_host(small); };
