@@ -243,7 +243,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             format_size(kCalibrationBatchBytes) + "; cudaHostAlloc and cudaFreeHost (with blocks held, as pin_mode alloc holds batches waiting for their "
             "copies), cudaHostRegister and cudaHostUnregister at " + format_size_list(kCostSizes) +
             " (median of " + std::to_string(kLoadRounds) + " rounds that visit the sizes in turn), and which of them wait for the GPU to finish the work queued before them (" +
-            waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs); " +
+            waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs, and said to wait where it did in most of 3 tries); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "); with nothing else running: filling samples, collating them into a new batch's pages "
