@@ -69,8 +69,10 @@ public:
     void write(const HardwareProfile& profile, const std::string& out) {
         std::string path = out;
         if (path.empty()) {
+            // Not named for the profile: a profile's name is any text its file gives.
+            static int written = 0;
             path = (std::filesystem::temp_directory_path() /
-                    ("pinscope-validate-" + std::to_string(getpid()) + "-" + profile.name + ".json"))
+                    ("pinscope-validate-" + std::to_string(getpid()) + "-" + std::to_string(++written) + ".json"))
                        .string();
             temporary_ = path;
         }
@@ -320,6 +322,32 @@ int ValidateCommand::execute() const {
 
     std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name()),
                                           host_reading_of(model.profile())) << std::flush;
+    // The emulated side again with the host's rates as read before the cells: how much of the
+    // error is the host's state at the time rather than the model.
+    const std::optional<HostReading> as_read =
+        done.size() == rates.size() && host_readings(rates).size() == rates.size() ? median_reading(host_readings(rates))
+                                                                                   : std::nullopt;
+    if (as_read && !RunDriver::interrupted()) {
+        HardwareProfile read_here = with_host_rates(model.profile(), *as_read);
+        read_here.name += "-host-as-read";
+        ModelProfile host_as_read;
+        host_as_read.write(read_here, "");
+        std::cerr << "the " << done.size() << " cells again on the model with the host's rates as read before them\n";
+        std::vector<CellRates> again;
+        for (std::size_t k = 0; k < done.size() && !RunDriver::interrupted(); ++k) {
+            const std::optional<SteadyFigures> emulated = measure(done[k].config, host_as_read.device(), k);
+            if (!emulated) break;
+            CellRates cell = rates[k];
+            cell.emulated = emulated->batches_per_s;
+            cell.emulated_host_us = emulated->host_us_per_batch;
+            again.push_back(cell);
+        }
+        if (again.size() == done.size())
+            std::cout << '\n'
+                      << format_host_as_read_report(done, again, printable(real_name), *as_read,
+                                                    host_reading_of(model.profile()))
+                      << std::flush;
+    }
     // What was found goes into the profile's trust: only a validation of every cell drawn.
     if (!RunDriver::interrupted() && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
         const ValidationSummary summary = summarize_validation(done, rates);

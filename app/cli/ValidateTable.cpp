@@ -117,4 +117,21 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
     return out + '\n' + host_drift_text(rates, real_name, model_name, model_host);
 }
 
+std::string format_host_as_read_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
+                                       const std::string& real_name, const HostReading& as_read,
+                                       const HostReading& model_host) {
+    const ValidationSummary s = summarize_validation(cells, rates);
+    const auto rate = [](double read, double stated) {
+        return format_fixed(read, 2) + " GB/s, the profile's " + format_fixed(stated, 2);
+    };
+    std::string out = "the same model with the host's rates as read before the cells (their median: filling samples " +
+                      rate(as_read.fill_gb_per_s, model_host.fill_gb_per_s) + "; collating into new pages " +
+                      rate(as_read.first_touch_gb_per_s, model_host.first_touch_gb_per_s) + "), against " + real_name +
+                      ":\n  within 10 %: " + share(s.within_10, s.cells) + " cells; within 15 %: " +
+                      share(s.within_15, s.cells) + " cells";
+    if (s.host_cells > 0) out += "; host stages within 10 %: " + share(s.host_within_10, s.host_cells) + " cells";
+    out += "; the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) + " pairs\n";
+    return out + "  (what is left is the model's error, and the host moving from cell to cell)\n";
+}
+
 }  // namespace pinscope::cli

@@ -19,4 +19,11 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
                                      const std::string& real_name, const std::string& model_name,
                                      const HostReading& model_host);
 
+// The same cells on the same model with the host's rates as read before them (`as_read`: their
+// median; `rates`: the emulated side of each cell run again with it): what is left once the host's
+// state at the time is taken out.
+std::string format_host_as_read_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
+                                       const std::string& real_name, const HostReading& as_read,
+                                       const HostReading& model_host);
+
 }  // namespace pinscope::cli

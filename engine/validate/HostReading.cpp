@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/host/HostMeasurement.h"
+#include "engine/metrics/Median.h"
 
 namespace pinscope {
 namespace {
@@ -50,6 +51,24 @@ std::optional<HostSpeed> host_speed_against(const std::vector<HostReading>& read
     if (ratios.empty()) return std::nullopt;
     const auto [slowest, fastest] = std::minmax_element(ratios.begin(), ratios.end());
     return HostSpeed{*slowest, *fastest};
+}
+
+std::optional<HostReading> median_reading(const std::vector<HostReading>& readings) {
+    if (readings.empty()) return std::nullopt;
+    HostReading middle;
+    for (auto field : {&HostReading::fill_gb_per_s, &HostReading::first_touch_gb_per_s, &HostReading::free_us}) {
+        std::vector<double> values;
+        for (const HostReading& r : readings)
+            if (r.*field > 0) values.push_back(r.*field);
+        if (!values.empty()) middle.*field = median(std::move(values));
+    }
+    return middle;
+}
+
+HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read) {
+    if (read.fill_gb_per_s > 0) profile.fill_gb_per_s = read.fill_gb_per_s;
+    if (read.first_touch_gb_per_s > 0) profile.first_touch_gb_per_s = read.first_touch_gb_per_s;
+    return profile;
 }
 
 }  // namespace pinscope

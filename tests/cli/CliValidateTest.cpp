@@ -9,10 +9,13 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
+#include "engine/calibrate/Calibration.h"
 #include "engine/device/HardwareProfile.h"
 #include "engine/text/TextFormat.h"
+#include "engine/validate/HostReading.h"
 #include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
@@ -189,6 +192,68 @@ TEST(CliValidate, TheHostReadBeforeTheCellsIsSetAgainstTheProfilesOwnFigures) {
         << result.out;
     EXPECT_NE(result.out.find("  collating into new pages: 1.25 to 1.50 GB/s; the profile's "), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("  freeing a worker's 16 MiB batch: 900 to 2700 us"), std::string::npos) << result.out;
+}
+
+// Run again with the host's rates as read before the cells, the model that differs from the
+// device's only in those rates matches it cell for cell: the second report takes the host's state
+// out of the error. The "device" here is the profile with its host at half speed, its figures
+// given the readings a host that slow gives.
+TEST(CliValidate, TheSameModelWithTheHostAsReadTakesTheHostsStateOutOfTheError) {
+    TempDir dir;
+    const HardwareProfile shipped = load_profile("h100-pcie5");
+    HostReading slow;
+    slow.fill_gb_per_s = shipped.fill_gb_per_s / 2;
+    slow.first_touch_gb_per_s = shipped.first_touch_gb_per_s / 2;
+    HardwareProfile slow_host = with_host_rates(shipped, slow);
+    const std::string slow_path = dir.file("slow-host.json");
+    export_profile(slow_path, slow_host);
+    const std::string csv = dir.file("cells.csv");
+    CliRunOptions options;
+    options.timeout = std::chrono::milliseconds(120000);
+    const CliResult device = run_cli({"validate", "--device", "emulated:" + slow_path, "--cells", "4", "--seconds", "1",
+                                      "--seed", "3", "--csv", csv},
+                                     options);
+    ASSERT_EQ(device.exit_code, 0) << device.err;
+
+    // The readings a host at half speed gives, before each cell.
+    std::istringstream in(read_file(csv));
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    for (std::istringstream fields(line); std::getline(fields, header.emplace_back(), ',');) {}
+    const auto column = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const std::size_t fill = column("host_fill_gb_per_s");
+    const std::size_t touch = column("host_first_touch_gb_per_s");
+    const std::size_t free = column("host_free_16mib_us");
+    ASSERT_LT(std::max({fill, touch, free}), header.size());
+    std::string with_readings = line + '\n';
+    while (std::getline(in, line)) {
+        std::vector<std::string> fields;
+        for (std::istringstream row(line + ","); std::getline(row, fields.emplace_back(), ',');) {}
+        fields.pop_back();
+        fields[fill] = format_fixed(slow.fill_gb_per_s, 6);
+        fields[touch] = format_fixed(slow.first_touch_gb_per_s, 6);
+        fields[free] = format_fixed(host_reading_of(shipped).free_us, 1);
+        for (std::size_t i = 0; i < fields.size(); ++i) with_readings += (i > 0 ? "," : "") + fields[i];
+        with_readings += '\n';
+    }
+    std::ofstream(csv, std::ios::binary | std::ios::trunc) << with_readings;
+
+    const CliResult result = run_cli({"validate", "--against", csv, "--profile", "h100-pcie5", "--seconds", "1"}, options);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out.find("\nwithin 10 %: 4 of 4 (100.0 %) cells"), std::string::npos)
+        << "the shipped host is twice as fast: " << result.out;
+    EXPECT_NE(result.out.find("the same model with the host's rates as read before the cells (their median: filling "
+                              "samples " + format_fixed(slow.fill_gb_per_s, 2) + " GB/s, the profile's " +
+                              format_fixed(shipped.fill_gb_per_s, 2) + "; collating into new pages " +
+                              format_fixed(slow.first_touch_gb_per_s, 2) + " GB/s, the profile's " +
+                              format_fixed(shipped.first_touch_gb_per_s, 2) + "), against recorded:\n"
+                              "  within 10 %: 4 of 4 (100.0 %) cells; within 15 %: 4 of 4 (100.0 %) cells; "
+                              "host stages within 10 %: 4 of 4 (100.0 %) cells"),
+              std::string::npos)
+        << result.out;
 }
 
 TEST(CliValidate, ABadRecordedFileExitsTwoNamingTheLineAndColumn) {

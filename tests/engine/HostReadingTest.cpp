@@ -47,6 +47,29 @@ TEST(HostReading, TheHostsSpeedIsEachRateOverTheProfilesAndTheFreesCostInverted)
     EXPECT_DOUBLE_EQ(no_free->fastest, 1.1);
 }
 
+TEST(HostReading, TheMedianReadingTakesEachFiguresMedianLeavingOutThoseNotRead) {
+    EXPECT_FALSE(median_reading({}).has_value());
+    const std::optional<HostReading> middle =
+        median_reading({{5.0, 1.6, 900}, {4.2, 1.9, 0}, {6.1, 1.4, 1300}, {3.0, 1.5, 2900}});
+    ASSERT_TRUE(middle.has_value());
+    EXPECT_DOUBLE_EQ(middle->fill_gb_per_s, 4.6);
+    EXPECT_DOUBLE_EQ(middle->first_touch_gb_per_s, 1.55);
+    EXPECT_DOUBLE_EQ(middle->free_us, 1300) << "the free not read on one host is not a free of 0 us";
+}
+
+TEST(HostReading, AProfileWithTheHostsRatesAsReadChangesOnlyFillingAndCollating) {
+    HardwareProfile profile = load_profile("h100-pcie5");
+    const HardwareProfile read = with_host_rates(profile, HostReading{2.5, 0.75, 4000});
+    EXPECT_EQ(read.fill_gb_per_s, 2.5);
+    EXPECT_EQ(read.first_touch_gb_per_s, 0.75);
+    EXPECT_EQ(read.pipeline_free_us.values, profile.pipeline_free_us.values)
+        << "the free's readings spread too widely to stand for a run";
+    EXPECT_EQ(read.memcpy_to_pinned_gb_per_s, profile.memcpy_to_pinned_gb_per_s);
+    const HardwareProfile unread = with_host_rates(profile, HostReading{0, 0, 0});
+    EXPECT_EQ(unread.fill_gb_per_s, profile.fill_gb_per_s) << "a rate not read stays the profile's";
+    EXPECT_EQ(unread.first_touch_gb_per_s, profile.first_touch_gb_per_s);
+}
+
 TEST(HostReading, ReadingThisHostMeasuresEveryFigure) {
     const HostReading here = read_host();
     EXPECT_GT(here.fill_gb_per_s, 0);
