@@ -122,7 +122,8 @@ std::string format_host_as_read_report(const std::vector<ValidationCell>& cells,
                                        const HostReading& model_host) {
     const ValidationSummary s = summarize_validation(cells, rates);
     const auto rate = [](double read, double stated) {
-        return format_fixed(read, 2) + " GB/s, the profile's " + format_fixed(stated, 2);
+        return format_fixed(read, 2) + " GB/s, " +
+               (stated > 0 ? "the profile's " + format_fixed(stated, 2) : "where the profile states none");
     };
     std::string out = "the same model with the host's rates as read before the cells (their median: filling samples " +
                       rate(as_read.fill_gb_per_s, model_host.fill_gb_per_s) + "; collating into new pages " +

@@ -254,6 +254,14 @@ TEST(CliValidate, TheSameModelWithTheHostAsReadTakesTheHostsStateOutOfTheError) 
                               "host stages within 10 %: 4 of 4 (100.0 %) cells"),
               std::string::npos)
         << result.out;
+
+    // The hand-measured default states no filling or collating rate (its memcpy stands for both).
+    const CliResult stated_none = run_cli({"validate", "--against", csv, "--profile", "h200-pcie5", "--seconds", "1"}, options);
+    ASSERT_EQ(stated_none.exit_code, 0) << stated_none.err;
+    EXPECT_NE(stated_none.out.find("(their median: filling samples " + format_fixed(slow.fill_gb_per_s, 2) +
+                                   " GB/s, where the profile states none; collating into new pages"),
+              std::string::npos)
+        << stated_none.out;
 }
 
 TEST(CliValidate, ABadRecordedFileExitsTwoNamingTheLineAndColumn) {
