@@ -68,7 +68,7 @@ std::string trust_summary(const HardwareProfile& profile) {
         }
         text += ". ";
     }
-    // The latest validation of the profile as it is on a GPU, else every check against recorded
+    // The latest validation of the profile as it is on a GPU and every check against recorded
     // figures together, else the latest validation of all (calibrated in the same call).
     const ProfileValidation* shown = nullptr;
     std::vector<const ProfileValidation*> recorded;
@@ -79,7 +79,8 @@ std::string trust_summary(const HardwareProfile& profile) {
         }
         if (!v.calibrated_in_the_same_call || shown == nullptr || shown->calibrated_in_the_same_call) shown = &v;
     }
-    if (shown != nullptr && !shown->calibrated_in_the_same_call) return text + validation_text(*shown);
+    if (shown != nullptr && !shown->calibrated_in_the_same_call)
+        return text + validation_text(*shown) + (recorded.empty() ? "" : " " + recorded_text(recorded));
     if (!recorded.empty()) return text + recorded_text(recorded);
     if (shown == nullptr)
         return text + "Not validated against a GPU: `pinscope-cli validate --profile " + profile.name +

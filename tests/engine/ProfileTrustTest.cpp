@@ -85,6 +85,21 @@ TEST(ProfileTrust, ChecksAgainstRecordedFiguresAreSaidTogether) {
     EXPECT_EQ(trust_summary(profile).rfind("Validated against NVIDIA H200", 0), 0u) << trust_summary(profile);
 }
 
+// A validation of the profile as it is on a GPU does not hide the checks against recorded figures
+// made since: the H200 profile's one live run (26 of 40) and eight recorded runs (195 of 311).
+TEST(ProfileTrust, AValidationOnAGpuAndTheChecksAgainstRecordedFiguresAreBothSaid) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.trust = {};
+    profile.trust.validations = {validation(false, 26), recorded_check("a.csv", 30, 24, 22),
+                                 recorded_check("b.csv", 40, 27, 21)};
+    EXPECT_EQ(trust_summary(profile),
+              "Validated against NVIDIA H200 (2026-11-25 20:48 UTC, `validate --seed 18446744073709551615`, 40 cells, "
+              "each run 2 times on the GPU, the profile as it is here): 26 of 40 cells within 15 %, 17 within 10 %; the "
+              "faster of two settings named in 10 of 14 pairs. Checked against the GPU figures of 2 earlier validate "
+              "runs (`validate --against`, latest 2026-11-25 20:48 UTC, the profile as it is here): 51 of 70 cells "
+              "within 15 %, 43 within 10 %; the faster of two settings named in 18 of 22 pairs.");
+}
+
 TEST(ProfileTrust, AValidationSaysHowFastTheHostRanMeanwhileAgainstTheProfile) {
     HardwareProfile profile = load_profile(kDefaultProfile);
     profile.trust = {};
