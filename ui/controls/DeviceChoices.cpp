@@ -54,9 +54,12 @@ std::vector<DeviceOption> device_choices() {
         choices.push_back({QStringLiteral("emulated · %1").arg(QString::fromStdString(name)),
                            is_default ? std::string(to_string(DeviceKind::Emulated))
                                       : std::string(to_string(DeviceKind::Emulated)) + ":" + name,
-                           QStringLiteral("Emulated device, profile %1 (%2): copies and kernels take the times "
-                                          "the profile measured; no GPU is used. %3")
-                               .arg(QString::fromStdString(name), description, trust)});
+                           // A paragraph, so that Qt wraps it: a plain tooltip is one line, and a
+                           // profile's trust runs to several hundred characters.
+                           QStringLiteral("<p>Emulated device, profile %1 (%2): copies and kernels take the times "
+                                          "the profile measured; no GPU is used. %3</p>")
+                               .arg(QString::fromStdString(name).toHtmlEscaped(), description.toHtmlEscaped(),
+                                    trust.toHtmlEscaped())});
     }
     return choices;
 }
