@@ -322,12 +322,14 @@ int ValidateCommand::execute() const {
 
     std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name()),
                                           host_reading_of(model.profile())) << std::flush;
+    // Whether every cell drawn ran: what the trust may record, even if a stop comes in what follows.
+    const bool every_cell_ran = !RunDriver::interrupted();
     // The emulated side again with the host's rates as read before the cells: how much of the
     // error is the host's state at the time rather than the model.
+    const std::vector<HostReading> readings = host_readings(rates);
     const std::optional<HostReading> as_read =
-        done.size() == rates.size() && host_readings(rates).size() == rates.size() ? median_reading(host_readings(rates))
-                                                                                   : std::nullopt;
-    if (as_read && !RunDriver::interrupted()) {
+        readings.size() == done.size() ? median_reading(readings) : std::nullopt;
+    if (as_read && every_cell_ran) {
         HardwareProfile read_here = with_host_rates(model.profile(), *as_read);
         read_here.name += "-host-as-read";
         ModelProfile host_as_read;
@@ -349,7 +351,7 @@ int ValidateCommand::execute() const {
                       << std::flush;
     }
     // What was found goes into the profile's trust: only a validation of every cell drawn.
-    if (!RunDriver::interrupted() && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
+    if (every_cell_ran && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
         const ValidationSummary summary = summarize_validation(done, rates);
         ProfileValidation found;
         found.when = format_utc_minute(std::chrono::system_clock::now());
@@ -371,7 +373,7 @@ int ValidateCommand::execute() const {
         found.within_15 = summary.within_15;
         found.pairs_agreeing = summary.pairs_agreeing;
         found.pairs_counted = summary.pairs_counted;
-        if (const std::optional<HostSpeed> speed = host_speed_against(host_readings(rates), host_reading_of(model.profile()))) {
+        if (const std::optional<HostSpeed> speed = host_speed_against(readings, host_reading_of(model.profile()))) {
             found.host_slowest = speed->slowest;
             found.host_fastest = speed->fastest;
         }
