@@ -142,6 +142,9 @@ CliResult run_cli(const std::vector<std::string>& args, const CliRunOptions& opt
             const ssize_t count = ::read(fds[i].fd, buffer.data(), buffer.size());
             if (count > 0) {
                 sinks[i]->append(buffer.data(), static_cast<std::size_t>(count));
+                if (options.interrupt_on_err && !interrupted_at && interrupt_at == Clock::time_point::max() &&
+                    result.err.find(*options.interrupt_on_err) != std::string::npos)
+                    interrupt_at = Clock::now();
             } else if (count == 0 || errno != EINTR) {
                 fds[i].fd = -1;  // poll ignores negative descriptors
                 --open;

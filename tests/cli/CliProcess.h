@@ -26,6 +26,8 @@ struct CliRunOptions {
     // Send `interrupt_signal` this long after the start, once the program catches it (so that it is
     // the program's handler, not the default action, that the signal meets).
     std::optional<std::chrono::milliseconds> interrupt_after;
+    // Or once the program's standard error holds this text: at a point of its run, not a time.
+    std::optional<std::string> interrupt_on_err;
     int interrupt_signal = SIGINT;
 };
 

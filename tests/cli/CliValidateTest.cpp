@@ -264,6 +264,32 @@ TEST(CliValidate, TheSameModelWithTheHostAsReadTakesTheHostsStateOutOfTheError) 
         << stated_none.out;
 }
 
+// Every cell ran before the host-as-read pass: a stop during it still adds what they found to the trust.
+TEST(CliValidate, AStopWhileTheCellsRunAgainWithTheHostAsReadKeepsTheTrustOfTheCellsThatRan) {
+    TempDir dir;
+    const std::string path = dir.file("cells.csv");
+    std::ofstream(path, std::ios::binary)
+        << "cell,pair_of,changed,batch_size,sample_shape,dtype,batch_bytes,cpu_us_per_sample,num_workers,"
+           "prefetch_factor,pin_memory,pin_mode,non_blocking,gpu_us_per_batch,real_batches_per_s,"
+           "emulated_batches_per_s,error_percent,real_runs,real_spread_percent,real_slowest,real_fastest,"
+           "host_fill_gb_per_s,host_first_touch_gb_per_s,host_free_16mib_us\n"
+           "1,,,16,3x224x224,f32,9633792,0.0,2,2,on,pool,on,2000.0,300.0,,,1,,,,4.000,1.500,900.0\n"
+           "2,1,num_workers,16,3x224x224,f32,9633792,0.0,4,2,on,pool,on,2000.0,320.0,,,1,,,,6.000,1.250,2700.0\n";
+    const std::string trusted = dir.file("trusted.json");
+    CliRunOptions options;
+    options.timeout = std::chrono::milliseconds(60000);
+    options.interrupt_on_err = "cells again on the model with the host's rates as read";
+    const CliResult result = run_cli(
+        {"validate", "--against", path, "--profile", "h100-pcie5", "--seconds", "2", "--trust-out", trusted}, options);
+    ASSERT_TRUE(result.exit_after_interrupt.has_value()) << result.err;
+    EXPECT_NE(result.exit_code, 0) << "stopped: " << result.err;
+    EXPECT_EQ(result.out.find("the same model with the host's rates as read"), std::string::npos) << result.out;
+    const HardwareProfile profile = load_profile(trusted);
+    ASSERT_FALSE(profile.trust.validations.empty());
+    EXPECT_EQ(profile.trust.validations.back().cells, 2u);
+    EXPECT_TRUE(profile.trust.validations.back().recorded);
+}
+
 TEST(CliValidate, ABadRecordedFileExitsTwoNamingTheLineAndColumn) {
     TempDir dir;
     const std::string header =
