@@ -51,9 +51,9 @@ std::optional<HostReading> median_reading(const std::vector<HostReading>& readin
 
 // `profile` with its host rates as `read`: filling samples and collating into new pages, the two
 // rates of a batch's load and collate, where `read` states them. What validate runs the cells again
-// on, to tell the host's state at the time from the model: on five VMs (2026-11-27) the load and
-// collate of each run's cells took 1.09 to 1.25 times the model's, where the readings before them
-// had the host at 0.80 to 0.96 of the profile. The free is left as the profile states it: its
+// on, to tell the host's state at the time from the model: in five runs on three VMs (2026-11-27)
+// the load and collate of each run's cells took 1.09 to 1.25 times the model's, where the readings
+// before them had the host at 0.80 to 0.96 of the profile. The free is left as the profile states it: its
 // readings spread too widely to stand for a run (0.5 to 4.3 ms for one 16 MiB batch on one VM).
 HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read);
 
