@@ -25,10 +25,7 @@ std::string side(int faster, std::size_t first, std::size_t second) {
 std::string host_figure(double lowest, double highest, double profile, int decimals, const std::string& unit) {
     std::string text = format_fixed(lowest, decimals) + " to " + format_fixed(highest, decimals) + " " + unit;
     if (!(profile > 0)) return text + "; the profile states none";
-    const auto percent = [&](double value) {
-        const double change = (value - profile) / profile * 100;
-        return (change >= 0 ? "+" : "") + format_fixed(change, 0) + " %";
-    };
+    const auto percent = [&](double value) { return format_signed_percent((value - profile) / profile * 100, 0); };
     return text + "; the profile's " + format_fixed(profile, decimals) + " (" + percent(lowest) + " to " +
            percent(highest) + ")";
 }
@@ -52,7 +49,7 @@ std::string host_drift_text(const std::vector<CellRates>& rates, const std::stri
 // "+12.5 %", "-3.0 %"; "-" for none.
 std::string signed_percent(std::optional<double> share) {
     if (!share) return "-";
-    return (*share >= 0 ? "+" : "") + format_fixed(*share * 100, 1) + " %";
+    return format_signed_percent(*share * 100, 1);
 }
 
 }  // namespace

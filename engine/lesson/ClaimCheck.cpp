@@ -11,10 +11,7 @@ namespace {
 
 std::string percent(double share) { return format_fixed(share * 100, 0) + " %"; }
 
-std::string signed_percent(double ratio) {
-    const double change = (ratio - 1) * 100;
-    return (change >= 0 ? "+" : "") + format_fixed(change, 0) + " %";
-}
+std::string signed_percent(double ratio) { return format_signed_percent((ratio - 1) * 100, 0); }
 
 // "rises by at least 20 %", "falls by at least 30 %", "rises by at most 5 %"...
 std::string ratio_bound(double ratio, bool lower) {

@@ -32,6 +32,10 @@ std::string format_fixed(double value, int decimals) {
     return {buffer.data(), result.ptr};
 }
 
+std::string format_signed_percent(double percent, int decimals) {
+    return (percent >= 0 ? "+" : "") + format_fixed(percent, decimals) + " %";
+}
+
 std::string format_shortest(double value) {
     std::array<char, 64> buffer{};
     const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);

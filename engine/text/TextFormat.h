@@ -13,6 +13,8 @@ namespace pinscope {
 
 std::string format_fixed(double value, int decimals);  // "12.500"
 std::string format_shortest(double value);             // the shortest text that reads back exactly
+// A change in percent with its sign: "+12.5 %", "-3 %", "+0 %" (decimals as format_fixed's).
+std::string format_signed_percent(double percent, int decimals);
 // Exact: whole GiB or MiB ("1 GiB", "1200 MiB"), whole KiB below 1 MiB ("64 KiB"), otherwise
 // bytes ("38535168 bytes").
 std::string format_size(std::uint64_t bytes);
