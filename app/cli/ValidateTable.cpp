@@ -43,7 +43,10 @@ std::string host_drift_text(const std::vector<CellRates>& rates, const std::stri
            "\n  collating into new pages: " +
            host_figure(lo.first_touch_gb_per_s, hi.first_touch_gb_per_s, model_host.first_touch_gb_per_s, 2, "GB/s") +
            "\n  freeing a worker's " + format_size(kHostReadingFreeBytes) + " batch: " +
-           host_figure(lo.free_us, hi.free_us, model_host.free_us, 0, "us") + "\n";
+           host_figure(lo.free_us, hi.free_us, model_host.free_us, 0, "us") + "\n" +
+           (hi.pin_gb_per_s > 0 ? "  pinning a batch just collated (into resident memory): " +
+                                      host_figure(lo.pin_gb_per_s, hi.pin_gb_per_s, model_host.pin_gb_per_s, 2, "GB/s") + "\n"
+                                : "");
 }
 
 // "+12.5 %", "-3.0 %"; "-" for none.
@@ -124,7 +127,11 @@ std::string format_host_as_read_report(const std::vector<ValidationCell>& cells,
     };
     std::string out = "the same model with the host's rates as read before the cells (their median: filling samples " +
                       rate(as_read.fill_gb_per_s, model_host.fill_gb_per_s) + "; collating into new pages " +
-                      rate(as_read.first_touch_gb_per_s, model_host.first_touch_gb_per_s) + "), against " + real_name +
+                      rate(as_read.first_touch_gb_per_s, model_host.first_touch_gb_per_s) +
+                      (as_read.pin_gb_per_s > 0
+                           ? "; pinning a batch just collated " + rate(as_read.pin_gb_per_s, model_host.pin_gb_per_s)
+                           : "") +
+                      "), against " + real_name +
                       ":\n  within 10 %: " + share(s.within_10, s.cells) + " cells; within 15 %: " +
                       share(s.within_15, s.cells) + " cells";
     if (s.host_cells > 0) out += "; host stages within 10 %: " + share(s.host_within_10, s.host_cells) + " cells";

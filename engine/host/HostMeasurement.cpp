@@ -225,6 +225,33 @@ PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes, Batch
     return batch;
 }
 
+double rate_over_collated_batches(std::size_t bytes, BatchState state, int samples,
+                                  const std::function<void(const std::byte*)>& read) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    const PageableBuffer source = allocate_pageable(bytes);
+    std::memset(source.get(), 0x5A, bytes);
+    std::vector<double> rates;
+    for (int i = 0; i <= std::max(1, samples); ++i) {
+        const PageableBuffer batch = collated_batch(source.get(), bytes);
+        if (state == BatchState::InMemory) evict_caches();
+        const TimeNs start = now_ns();
+        read(batch.get());
+        const TimeNs end = now_ns();
+        if (i > 0) rates.push_back(static_cast<double>(bytes) / static_cast<double>(std::max<TimeNs>(1, end - start)));
+    }
+    return median(std::move(rates));
+}
+
+double measure_pin_copy_gb_per_s(std::size_t bytes, int samples) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    const PageableBuffer block = allocate_pageable(bytes);
+    std::memset(block.get(), 0, bytes);  // resident, as a page-locked block is
+    return rate_over_collated_batches(bytes, BatchState::JustCollated, samples, [&](const std::byte* batch) {
+        std::memcpy(block.get(), batch, bytes);
+        asm volatile("" : : "r"(block.get()) : "memory");
+    });
+}
+
 BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory memory) {
     bytes = std::max<std::size_t>(bytes, 1);
     batches = std::max(1, batches);

@@ -6,10 +6,12 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "engine/device/CalibrationProbe.h"
 #include "engine/memory/PageLockedMemory.h"
 
 namespace pinscope {
@@ -56,6 +58,16 @@ void evict_caches();
 // A batch as the pipeline hands it on: `bytes` from `memory` (allocate_batch) written by memcpy from
 // `samples` (large copies bypass the caches, so what reads it next reads memory, as a pin copy does).
 PageableBuffer collated_batch(const std::byte* samples, std::size_t bytes, BatchMemory memory = BatchMemory::NewPages);
+
+// GB/s of `read` over batches of `bytes` collated a moment before (collated_batch), or collated
+// and then pushed out of the caches (BatchState::InMemory): the median of `samples` after one untimed.
+double rate_over_collated_batches(std::size_t bytes, BatchState state, int samples,
+                                  const std::function<void(const std::byte*)>& read);
+
+// One thread copying a batch it has just collated into a reused buffer whose pages are resident:
+// what a pin copy into page-locked memory costs the CPU (to memcpy, locked pages are resident
+// pages), as calibrate's memcpy_to_pinned_gb_per_s measures it without a GPU. GB/s, median of `samples`.
+double measure_pin_copy_gb_per_s(std::size_t bytes, int samples);
 
 // Batches in a row at one batch size, on a thread of its own, as the pipeline makes them: fill the
 // samples into a reused buffer, collate them into a new batch from `memory`, copy a batch into a

@@ -9,6 +9,8 @@
 namespace pinscope {
 namespace {
 constexpr int kSamples = 5;
+constexpr double HostReading::*kFigures[] = {&HostReading::fill_gb_per_s, &HostReading::first_touch_gb_per_s,
+                                             &HostReading::free_us, &HostReading::pin_gb_per_s};
 }  // namespace
 
 HostReading read_host() {
@@ -16,6 +18,7 @@ HostReading read_host() {
     reading.fill_gb_per_s = measure_fill_gb_per_s(kCalibrationBatchBytes, kSamples);
     reading.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kSamples);
     reading.free_us = measure_handed_over_free_us(kHostReadingFreeBytes, kSamples);
+    reading.pin_gb_per_s = measure_pin_copy_gb_per_s(kCalibrationBatchBytes, kSamples);
     return reading;
 }
 
@@ -23,6 +26,7 @@ HostReading host_reading_of(const HardwareProfile& profile) {
     HostReading reading;
     reading.fill_gb_per_s = profile.fill_gb_per_s;
     reading.first_touch_gb_per_s = profile.first_touch_gb_per_s;
+    reading.pin_gb_per_s = profile.memcpy_to_pinned_gb_per_s;
     if (!profile.free_new_pages_us.empty())
         reading.free_us = profile.free_new_pages_us.scaled_at(static_cast<double>(kHostReadingFreeBytes));
     return reading;
@@ -30,10 +34,11 @@ HostReading host_reading_of(const HardwareProfile& profile) {
 
 std::optional<HostRange> host_range(const std::vector<HostReading>& readings) {
     if (readings.empty()) return std::nullopt;
-    HostRange range{readings.front(), readings.front()};
-    for (const HostReading& r : readings) {
-        for (auto field : {&HostReading::fill_gb_per_s, &HostReading::first_touch_gb_per_s, &HostReading::free_us}) {
-            range.lowest.*field = std::min(range.lowest.*field, r.*field);
+    HostRange range;
+    for (auto field : kFigures) {
+        for (const HostReading& r : readings) {
+            if (!(r.*field > 0)) continue;
+            range.lowest.*field = range.lowest.*field > 0 ? std::min(range.lowest.*field, r.*field) : r.*field;
             range.highest.*field = std::max(range.highest.*field, r.*field);
         }
     }
@@ -47,6 +52,7 @@ std::optional<HostSpeed> host_speed_against(const std::vector<HostReading>& read
         if (profile.first_touch_gb_per_s > 0 && r.first_touch_gb_per_s > 0)
             ratios.push_back(r.first_touch_gb_per_s / profile.first_touch_gb_per_s);
         if (profile.free_us > 0 && r.free_us > 0) ratios.push_back(profile.free_us / r.free_us);
+        if (profile.pin_gb_per_s > 0 && r.pin_gb_per_s > 0) ratios.push_back(r.pin_gb_per_s / profile.pin_gb_per_s);
     }
     if (ratios.empty()) return std::nullopt;
     const auto [slowest, fastest] = std::minmax_element(ratios.begin(), ratios.end());
@@ -56,7 +62,7 @@ std::optional<HostSpeed> host_speed_against(const std::vector<HostReading>& read
 std::optional<HostReading> median_reading(const std::vector<HostReading>& readings) {
     if (readings.empty()) return std::nullopt;
     HostReading middle;
-    for (auto field : {&HostReading::fill_gb_per_s, &HostReading::first_touch_gb_per_s, &HostReading::free_us}) {
+    for (auto field : kFigures) {
         std::vector<double> values;
         for (const HostReading& r : readings)
             if (r.*field > 0) values.push_back(r.*field);
@@ -68,6 +74,7 @@ std::optional<HostReading> median_reading(const std::vector<HostReading>& readin
 HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read) {
     if (read.fill_gb_per_s > 0) profile.fill_gb_per_s = read.fill_gb_per_s;
     if (read.first_touch_gb_per_s > 0) profile.first_touch_gb_per_s = read.first_touch_gb_per_s;
+    if (read.pin_gb_per_s > 0) profile.memcpy_to_pinned_gb_per_s = read.pin_gb_per_s;
     return profile;
 }
 

@@ -20,6 +20,7 @@ struct HostReading {
     double fill_gb_per_s = 0;         // a thread filling samples (the profile's fill_gb_per_s)
     double first_touch_gb_per_s = 0;  // collating into a batch's new pages (first_touch_gb_per_s)
     double free_us = 0;               // freeing a worker's batch of kHostReadingFreeBytes; 0: not stated
+    double pin_gb_per_s = 0;          // a batch just collated into resident memory (memcpy_to_pinned_gb_per_s); 0: not read
     bool operator==(const HostReading&) const = default;
 };
 
@@ -30,7 +31,8 @@ HostReading read_host();
 // The same figures as `profile` states them (free_us 0 where it states no free of a worker's batch).
 HostReading host_reading_of(const HardwareProfile& profile);
 
-// The lowest and highest of each figure over readings, nullopt when there are none.
+// The lowest and highest of each figure over readings (0 for a figure none of them read), nullopt
+// when there are none.
 struct HostRange {
     HostReading lowest;
     HostReading highest;
@@ -49,12 +51,14 @@ std::optional<HostSpeed> host_speed_against(const std::vector<HostReading>& read
 // Each figure's median over `readings` (those of a figure read as 0 left out); nullopt without readings.
 std::optional<HostReading> median_reading(const std::vector<HostReading>& readings);
 
-// `profile` with its host rates as `read`: filling samples and collating into new pages, the two
-// rates of a batch's load and collate, where `read` states them. What validate runs the cells again
-// on, to tell the host's state at the time from the model: in five runs on three VMs (2026-11-27)
-// the load and collate of each run's cells took 1.09 to 1.25 times the model's, where the readings
-// before them had the host at 0.80 to 0.96 of the profile. The free is left as the profile states it: its
-// readings spread too widely to stand for a run (0.5 to 4.3 ms for one 16 MiB batch on one VM).
+// `profile` with its host rates as `read`: filling samples, collating into new pages and the pin
+// copy, the rates of a batch's load, collate and pin, where `read` states them. What validate runs
+// the cells again on, to tell the host's state at the time from the model: in five runs on three VMs
+// (2026-11-27) the load and collate of each run's cells took 1.09 to 1.25 times the model's, where
+// the readings before them had the host at 0.80 to 0.96 of the profile; with those two rates as
+// read, cells pinned by pin_mode pool still ran a median 10 % fast, and 5 % with the pin copy slowed
+// as filling had. The free is left as the profile states it: its readings spread too widely to
+// stand for a run (0.5 to 4.3 ms for one 16 MiB batch on one VM).
 HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read);
 
 }  // namespace pinscope

@@ -28,6 +28,7 @@ constexpr const char* kRequired[] = {"cell",         "pair_of",      "changed", 
                                      "gpu_us_per_batch", "real_batches_per_s"};
 constexpr const char* kRealRuns[] = {"real_runs", "real_spread_percent", "real_slowest", "real_fastest"};
 constexpr const char* kHost[] = {"host_fill_gb_per_s", "host_first_touch_gb_per_s", "host_free_16mib_us"};
+constexpr const char* kHostPin = "host_pin_gb_per_s";  // read from 2026-11-27
 constexpr const char* kRealHostWork = "real_host_us_per_batch";
 
 constexpr std::size_t kMaxDimensions = 8;  // LoaderConfig's sample_shape
@@ -182,6 +183,8 @@ RecordedValidation parse_validation_csv(const std::string& text) {
             host.fill_gb_per_s = row.number("host_fill_gb_per_s", 0, 1e6, "GB/s, 0 or more");
             host.first_touch_gb_per_s = row.number("host_first_touch_gb_per_s", 0, 1e6, "GB/s, 0 or more");
             host.free_us = row.number("host_free_16mib_us", 0, 1e9, "microseconds, 0 or more");
+            if (row.has(kHostPin) && !row.text(kHostPin).empty())
+                host.pin_gb_per_s = row.number(kHostPin, 0, 1e6, "GB/s, 0 or more");
             rates.host = host;
         }
         if (columns.count(kRealHostWork) > 0 && !row.text(kRealHostWork).empty())

@@ -29,7 +29,8 @@ void write_validation_csv(std::ostream& out, const std::vector<ValidationCell>& 
             << (host ? format_fixed(host->first_touch_gb_per_s, 3) : "") << ','
             << (host ? format_fixed(host->free_us, 1) : "") << ',';
         const auto host_us = [](double us) { return us > 0 ? format_fixed(us, 1) : std::string(); };
-        out << host_us(rates[k].real_host_us) << ',' << host_us(rates[k].emulated_host_us) << '\n';
+        out << host_us(rates[k].real_host_us) << ',' << host_us(rates[k].emulated_host_us) << ','
+            << (host ? format_fixed(host->pin_gb_per_s, 3) : "") << '\n';
     }
 }
 

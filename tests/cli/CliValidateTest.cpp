@@ -198,6 +198,8 @@ TEST(CliValidate, TheHostReadBeforeTheCellsIsSetAgainstTheProfilesOwnFigures) {
         << result.out;
     EXPECT_NE(result.out.find("  collating into new pages: 1.25 to 1.50 GB/s; the profile's "), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("  freeing a worker's 16 MiB batch: 900 to 2700 us"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("pinning a batch just collated"), std::string::npos)
+        << "a file from before the pin copy was read states none: " << result.out;
 }
 
 // Run again with the host's rates as read before the cells, the model that differs from the
@@ -210,6 +212,7 @@ TEST(CliValidate, TheSameModelWithTheHostAsReadTakesTheHostsStateOutOfTheError) 
     HostReading slow;
     slow.fill_gb_per_s = shipped.fill_gb_per_s / 2;
     slow.first_touch_gb_per_s = shipped.first_touch_gb_per_s / 2;
+    slow.pin_gb_per_s = shipped.memcpy_to_pinned_gb_per_s / 2;
     HardwareProfile slow_host = with_host_rates(shipped, slow);
     const std::string slow_path = dir.file("slow-host.json");
     export_profile(slow_path, slow_host);
@@ -233,7 +236,8 @@ TEST(CliValidate, TheSameModelWithTheHostAsReadTakesTheHostsStateOutOfTheError) 
     const std::size_t fill = column("host_fill_gb_per_s");
     const std::size_t touch = column("host_first_touch_gb_per_s");
     const std::size_t free = column("host_free_16mib_us");
-    ASSERT_LT(std::max({fill, touch, free}), header.size());
+    const std::size_t pin = column("host_pin_gb_per_s");
+    ASSERT_LT(std::max({fill, touch, free, pin}), header.size());
     std::string with_readings = line + '\n';
     while (std::getline(in, line)) {
         std::vector<std::string> fields;
@@ -242,6 +246,7 @@ TEST(CliValidate, TheSameModelWithTheHostAsReadTakesTheHostsStateOutOfTheError) 
         fields[fill] = format_fixed(slow.fill_gb_per_s, 6);
         fields[touch] = format_fixed(slow.first_touch_gb_per_s, 6);
         fields[free] = format_fixed(host_reading_of(shipped).free_us, 1);
+        fields[pin] = format_fixed(slow.pin_gb_per_s, 6);
         for (std::size_t i = 0; i < fields.size(); ++i) with_readings += (i > 0 ? "," : "") + fields[i];
         with_readings += '\n';
     }
@@ -251,11 +256,18 @@ TEST(CliValidate, TheSameModelWithTheHostAsReadTakesTheHostsStateOutOfTheError) 
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out.find("\nwithin 10 %: 4 of 4 (100.0 %) cells"), std::string::npos)
         << "the shipped host is twice as fast: " << result.out;
+    const std::string pinned = format_fixed(slow.pin_gb_per_s, 2);
+    EXPECT_NE(result.out.find("  pinning a batch just collated (into resident memory): " + pinned + " to " + pinned +
+                              " GB/s; the profile's " + format_fixed(shipped.memcpy_to_pinned_gb_per_s, 2) + " (-50 % to -50 %)"),
+              std::string::npos)
+        << result.out;
     EXPECT_NE(result.out.find("the same model with the host's rates as read before the cells (their median: filling "
                               "samples " + format_fixed(slow.fill_gb_per_s, 2) + " GB/s, the profile's " +
                               format_fixed(shipped.fill_gb_per_s, 2) + "; collating into new pages " +
                               format_fixed(slow.first_touch_gb_per_s, 2) + " GB/s, the profile's " +
-                              format_fixed(shipped.first_touch_gb_per_s, 2) + "), against recorded:\n"
+                              format_fixed(shipped.first_touch_gb_per_s, 2) + "; pinning a batch just collated " +
+                              format_fixed(slow.pin_gb_per_s, 2) + " GB/s, the profile's " +
+                              format_fixed(shipped.memcpy_to_pinned_gb_per_s, 2) + "), against recorded:\n"
                               "  within 10 %: 4 of 4 (100.0 %) cells; within 15 %: 4 of 4 (100.0 %) cells; "
                               "host stages within 10 %: 4 of 4 (100.0 %) cells"),
               std::string::npos)

@@ -395,5 +395,23 @@ TEST(HostMeasurement, CoresAndMemcpy) {
     EXPECT_LT(rate, 10000);
 }
 
+// Calibrate's pin and pageable copies (on the GPU) and validate's reading of the pin copy (here)
+// time the same thing: a read of a batch collated a moment before, one untimed and then the samples.
+TEST(HostMeasurement, ReadsOfCollatedBatchesSeeEachBatchWhole) {
+    const std::size_t bytes = 1 << 20;
+    int reads = 0;
+    bool whole = true;
+    const double rate = rate_over_collated_batches(bytes, BatchState::JustCollated, 3, [&](const std::byte* batch) {
+        ++reads;
+        whole = whole && batch[0] == batch[bytes - 1] && batch[bytes / 2] == batch[0];
+    });
+    EXPECT_EQ(reads, 4) << "one untimed, then three";
+    EXPECT_TRUE(whole);
+    EXPECT_GT(rate, 0);
+    const double pin = measure_pin_copy_gb_per_s(bytes, 3);
+    EXPECT_GT(pin, 0.05);  // even under a sanitizer
+    EXPECT_LT(pin, 10000);
+}
+
 }  // namespace
 }  // namespace pinscope

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // validate reads the host before each cell and sets it against the profile's own figures: the
-// same three figures, read here as calibrate measures them and taken from a profile as it states them.
+// same figures, read here as calibrate measures them and taken from a profile as it states them.
 #include <gtest/gtest.h>
 
 #include "engine/validate/HostReading.h"
@@ -8,15 +8,17 @@
 namespace pinscope {
 namespace {
 
-TEST(HostReading, AProfileStatesItsFillFirstTouchAndTheFreeOfAWorkersSixteenMebibyteBatch) {
+TEST(HostReading, AProfileStatesItsFillFirstTouchPinCopyAndTheFreeOfAWorkersSixteenMebibyteBatch) {
     HardwareProfile profile;
     profile.fill_gb_per_s = 5.8;
     profile.first_touch_gb_per_s = 1.7;
+    profile.memcpy_to_pinned_gb_per_s = 6.5;
     profile.free_new_pages_us.sizes_bytes = {8.0 * kMiB, 32.0 * kMiB};
     profile.free_new_pages_us.values = {300, 1300};
     const HostReading stated = host_reading_of(profile);
     EXPECT_EQ(stated.fill_gb_per_s, 5.8);
     EXPECT_EQ(stated.first_touch_gb_per_s, 1.7);
+    EXPECT_EQ(stated.pin_gb_per_s, 6.5);
     EXPECT_NEAR(stated.free_us, profile.free_new_pages_us.scaled_at(16.0 * kMiB), 1e-9);
     EXPECT_GT(stated.free_us, 300);
     EXPECT_LT(stated.free_us, 1300);
@@ -25,21 +27,23 @@ TEST(HostReading, AProfileStatesItsFillFirstTouchAndTheFreeOfAWorkersSixteenMebi
     EXPECT_EQ(host_reading_of(profile).free_us, 0.0) << "a profile from before workers' frees were measured states none";
 }
 
-TEST(HostReading, TheRangeHoldsEachFiguresLowestAndHighest) {
+TEST(HostReading, TheRangeHoldsEachFiguresLowestAndHighestOfThoseRead) {
     EXPECT_FALSE(host_range({}).has_value());
-    const std::optional<HostRange> range = host_range({{5.0, 1.6, 900}, {4.2, 1.9, 2900}, {6.1, 1.4, 1300}});
+    const std::optional<HostRange> range =
+        host_range({{5.0, 1.6, 900, 7.0}, {4.2, 1.9, 2900, 0}, {6.1, 1.4, 1300, 6.0}});
     ASSERT_TRUE(range.has_value());
-    EXPECT_EQ(range->lowest, (HostReading{4.2, 1.4, 900}));
-    EXPECT_EQ(range->highest, (HostReading{6.1, 1.9, 2900}));
+    EXPECT_EQ(range->lowest, (HostReading{4.2, 1.4, 900, 6.0})) << "a pin copy not read is not one of 0 GB/s";
+    EXPECT_EQ(range->highest, (HostReading{6.1, 1.9, 2900, 7.0}));
+    EXPECT_EQ(host_range({{5.0, 1.6, 900}})->highest.pin_gb_per_s, 0.0) << "none read";
 }
 
 TEST(HostReading, TheHostsSpeedIsEachRateOverTheProfilesAndTheFreesCostInverted) {
-    const HostReading profile{5.0, 2.0, 1000};
+    const HostReading profile{5.0, 2.0, 1000, 8.0};
     EXPECT_FALSE(host_speed_against({}, profile).has_value());
-    const std::optional<HostSpeed> speed = host_speed_against({{4.0, 2.2, 1000}, {6.0, 2.0, 2000}}, profile);
+    const std::optional<HostSpeed> speed = host_speed_against({{4.0, 2.2, 1000, 8.0}, {6.0, 2.0, 2000, 10.4}}, profile);
     ASSERT_TRUE(speed.has_value());
     EXPECT_DOUBLE_EQ(speed->slowest, 0.5) << "a free twice as dear is half the speed";
-    EXPECT_DOUBLE_EQ(speed->fastest, 1.2);
+    EXPECT_DOUBLE_EQ(speed->fastest, 1.3) << "the pin copy at 10.4 GB/s against 8";
     // A figure the profile does not state is left out.
     const std::optional<HostSpeed> no_free = host_speed_against({{4.0, 2.2, 4000}}, HostReading{5.0, 2.0, 0});
     ASSERT_TRUE(no_free.has_value());
@@ -50,24 +54,29 @@ TEST(HostReading, TheHostsSpeedIsEachRateOverTheProfilesAndTheFreesCostInverted)
 TEST(HostReading, TheMedianReadingTakesEachFiguresMedianLeavingOutThoseNotRead) {
     EXPECT_FALSE(median_reading({}).has_value());
     const std::optional<HostReading> middle =
-        median_reading({{5.0, 1.6, 900}, {4.2, 1.9, 0}, {6.1, 1.4, 1300}, {3.0, 1.5, 2900}});
+        median_reading({{5.0, 1.6, 900, 6.0}, {4.2, 1.9, 0, 0}, {6.1, 1.4, 1300, 7.0}, {3.0, 1.5, 2900, 9.0}});
     ASSERT_TRUE(middle.has_value());
     EXPECT_DOUBLE_EQ(middle->fill_gb_per_s, 4.6);
     EXPECT_DOUBLE_EQ(middle->first_touch_gb_per_s, 1.55);
     EXPECT_DOUBLE_EQ(middle->free_us, 1300) << "the free not read on one host is not a free of 0 us";
+    EXPECT_DOUBLE_EQ(middle->pin_gb_per_s, 7.0);
 }
 
-TEST(HostReading, AProfileWithTheHostsRatesAsReadChangesOnlyFillingAndCollating) {
+TEST(HostReading, AProfileWithTheHostsRatesAsReadChangesOnlyFillingCollatingAndThePinCopy) {
     HardwareProfile profile = load_profile("h100-pcie5");
-    const HardwareProfile read = with_host_rates(profile, HostReading{2.5, 0.75, 4000});
+    const HardwareProfile read = with_host_rates(profile, HostReading{2.5, 0.75, 4000, 4.5});
     EXPECT_EQ(read.fill_gb_per_s, 2.5);
     EXPECT_EQ(read.first_touch_gb_per_s, 0.75);
+    EXPECT_EQ(read.memcpy_to_pinned_gb_per_s, 4.5);
+    EXPECT_EQ(read.memcpy_gb_per_s, profile.memcpy_gb_per_s);
+    EXPECT_EQ(read.under_load.memcpy_to_pinned, profile.under_load.memcpy_to_pinned)
+        << "how a pin copy slows under load is a factor on the rate alone";
     EXPECT_EQ(read.pipeline_free_us.values, profile.pipeline_free_us.values)
         << "the free's readings spread too widely to stand for a run";
-    EXPECT_EQ(read.memcpy_to_pinned_gb_per_s, profile.memcpy_to_pinned_gb_per_s);
     const HardwareProfile unread = with_host_rates(profile, HostReading{0, 0, 0});
     EXPECT_EQ(unread.fill_gb_per_s, profile.fill_gb_per_s) << "a rate not read stays the profile's";
     EXPECT_EQ(unread.first_touch_gb_per_s, profile.first_touch_gb_per_s);
+    EXPECT_EQ(unread.memcpy_to_pinned_gb_per_s, profile.memcpy_to_pinned_gb_per_s);
 }
 
 TEST(HostReading, ReadingThisHostMeasuresEveryFigure) {
@@ -75,6 +84,7 @@ TEST(HostReading, ReadingThisHostMeasuresEveryFigure) {
     EXPECT_GT(here.fill_gb_per_s, 0);
     EXPECT_GT(here.first_touch_gb_per_s, 0);
     EXPECT_GT(here.free_us, 0) << "unmapping a 16 MiB batch takes time";
+    EXPECT_GT(here.pin_gb_per_s, 0);
 }
 
 }  // namespace

@@ -94,7 +94,7 @@ TEST(ValidationReport, RepeatedRealRunsGiveTheirMedianAndSpread) {
     std::string line;
     std::getline(lines, line);
     std::getline(lines, line);
-    EXPECT_EQ(line.substr(line.size() - 33), "-2.44,2,4.88,100.000,105.000,,,,,") << "error, runs, spread, slowest, fastest: " << line;
+    EXPECT_EQ(line.substr(line.size() - 34), "-2.44,2,4.88,100.000,105.000,,,,,,") << "error, runs, spread, slowest, fastest: " << line;
 }
 
 TEST(ValidationReport, APairWhoseRealRunsOverlapIsLeftOutAsTheRealDeviceDidNotTellThemApart) {
@@ -130,12 +130,12 @@ TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
     std::getline(lines, line);
     EXPECT_EQ(line, kValidationCsvHeader);
     std::getline(lines, line);
-    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00,1,,,,,,,,")
+    EXPECT_EQ(line, "1,,,10,3x224x224,f32,6021120,0.0,4,2,on,pool,on,2000.0,100.000,110.000,10.00,1,,,,,,,,,")
         << "no runs' spread with one run, no host columns without a reading or the host's work";
     std::getline(lines, line);
     EXPECT_EQ(line.substr(0, 18), "2,1,num_workers,10") << line;
     std::getline(lines, line);
-    EXPECT_EQ(line.substr(line.size() - 23), ",0.000,5.000,,1,,,,,,,,") << "no error without a real rate: " << line;
+    EXPECT_EQ(line.substr(line.size() - 24), ",0.000,5.000,,1,,,,,,,,,") << "no error without a real rate: " << line;
 }
 
 // The host's work per batch during each cell says whether a cell missed with the host: positive
@@ -155,8 +155,13 @@ TEST(ValidationReport, HostStagesSayWhetherACellThatMissedHadTheHostOffTheSameWa
     EXPECT_EQ(s.off_with_host_off_the_same_way, 2u);  // not cell 3: its host was within 2 %
     std::ostringstream out;
     write_validation_csv(out, five_cells(), rates);
-    EXPECT_NE(out.str().find(",1300.0,1000.0\n"), std::string::npos) << out.str();
-    EXPECT_NE(out.str().find(",,900.0\n"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find(",1300.0,1000.0,\n"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find(",,900.0,\n"), std::string::npos) << out.str();
+    rates[0].host = HostReading{5.0, 1.5, 900, 6.25};
+    out.str("");
+    write_validation_csv(out, five_cells(), rates);
+    EXPECT_NE(out.str().find(",5.000,1.500,900.0,1300.0,1000.0,6.250\n"), std::string::npos)
+        << "the pin copy read, added later, last: " << out.str();
 }
 
 }  // namespace

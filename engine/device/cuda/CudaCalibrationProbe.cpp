@@ -358,12 +358,13 @@ public:
     // Both read a batch as the pipeline hands it on: just collated into a fresh buffer.
     double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState state) override {
         void* pinned = host_.get(HostMemoryKind::Pinned, bytes);
-        return from_collated_batches(bytes, state, [&](const std::byte* batch) { std::memcpy(pinned, batch, bytes); });
+        return rate_over_collated_batches(bytes, state, kSamples,
+                                          [&](const std::byte* batch) { std::memcpy(pinned, batch, bytes); });
     }
 
     double pageable_h2d_gb_per_s(std::size_t bytes, BatchState state) override {
         void* device = device_buffer(bytes);
-        return from_collated_batches(bytes, state, [&](const std::byte* batch) {
+        return rate_over_collated_batches(bytes, state, kSamples, [&](const std::byte* batch) {
             check("cudaMemcpyAsync", [&] { return cudaMemcpyAsync(device, batch, bytes, cudaMemcpyHostToDevice, copy_); });
             check("cudaStreamSynchronize", [&] { return cudaStreamSynchronize(copy_); });
         });
@@ -403,24 +404,6 @@ private:
         kernel.next_record = records_ + 1;
         check("cudaMemsetAsync", [&] { return cudaMemsetAsync(records_, 0, sizeof(ConsumeRecord), compute_); });
         check("cudaLaunchCooperativeKernel", [&] { return launch_consume(kernel, grid_, compute_); });
-    }
-
-    // GB/s of `read` over a freshly collated batch, timed on the host, the median of kSamples
-    // after one untimed.
-    template <class Read>
-    double from_collated_batches(std::size_t bytes, BatchState state, Read&& read) {
-        auto* samples = static_cast<std::byte*>(host_.get(HostMemoryKind::Pageable, bytes));
-        std::memset(samples, 0x5A, bytes);
-        std::vector<double> rates;
-        for (int i = 0; i <= kSamples; ++i) {
-            const PageableBuffer batch = collated_batch(samples, bytes);
-            if (state == BatchState::InMemory) evict_caches();
-            const TimeNs start = now_ns();
-            read(batch.get());
-            const double ns = static_cast<double>(now_ns() - start);
-            if (i > 0) rates.push_back(static_cast<double>(bytes) / ns);
-        }
-        return median(rates);
     }
 
     int ordinal_;
