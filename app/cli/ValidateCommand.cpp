@@ -148,6 +148,11 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
                          "write the cells' table as CSV to this file, again after each cell, so that a run stopped "
                          "or killed keeps the cells it finished")
         ->type_name("FILE");
+    command_->add_option("--stages-csv", stages_path_,
+                         "write each cell's time per batch in every stage (load, collate, pin, staging, free, wait, "
+                         "the copy, the kernel, ...) on each kind of lane, on both devices, as CSV to this file, "
+                         "again after each cell: what each cell's error is made of")
+        ->type_name("FILE");
     command_->add_option("--against", against_,
                          "instead of running on --device, take its figures from FILE, the --csv of an earlier validate "
                          "(on a GPU elsewhere): only the emulated device runs, on that file's cells, with --profile")
@@ -159,7 +164,8 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
         "modelled time, which is quick); its figure is batches/s after the first third of the run. The report gives "
         "each cell's error, the share within 10 % and 15 %, and for every two cells that differ in one setting "
         "whether the emulated device names the same faster cell. Before each cell on a GPU it reads the host as "
-        "calibrate measures it (filling, collating into new pages, freeing a worker's 16 MiB batch; half a second) "
+        "calibrate measures it (filling, collating into new pages, freeing a worker's 16 MiB batch, the pin copy; "
+        "under a second) "
         "and reports how far those readings ranged against the profile's own figures. It also times the host's "
         "work per batch during each cell on both devices (loading and collating, after the first third) and says, "
         "of the cells that missed, which had the host off the same way. Ctrl-C stops and reports the cells run so "
@@ -235,6 +241,7 @@ int ValidateCommand::execute() const {
         check_writable("--trust-out", trust_out_, OutputKind::File);
     }
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
+    if (!stages_path_.empty()) check_writable("--stages-csv", stages_path_, OutputKind::File);
 
     const std::optional<RecordedValidation> earlier =
         recorded ? std::optional<RecordedValidation>(read_recorded(against_)) : std::nullopt;
@@ -286,15 +293,17 @@ int ValidateCommand::execute() const {
     std::vector<CellRates> rates;
     for (std::size_t k = 0; k < drawn.size() && !RunDriver::interrupted(); ++k) {
         std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << " ... " << std::flush;
-        // The host as it is now, before the cell's runs (about half a second): how far it has moved.
+        // The host as it is now, before the cell's runs (under a second): how far it has moved.
         const std::optional<HostReading> host = on_gpu ? std::optional<HostReading>(read_host()) : std::nullopt;
         std::vector<double> real;
         std::vector<double> real_host_us;
+        std::vector<StageTimes> real_stages;
         for (std::size_t run = 0; !earlier && run < *repeat; ++run) {
             const std::optional<SteadyFigures> figures = measure(drawn[k].config, device_, k);
             if (!figures) break;
             real.push_back(figures->batches_per_s);
             if (figures->host_us_per_batch > 0) real_host_us.push_back(figures->host_us_per_batch);
+            real_stages.push_back(figures->stages);
         }
         const std::optional<SteadyFigures> emulated =
             earlier || real.size() == *repeat ? measure(drawn[k].config, model.device(), k) : std::nullopt;
@@ -305,7 +314,9 @@ int ValidateCommand::execute() const {
         CellRates cell = earlier ? earlier->rates[k] : real_runs(real, emulated->batches_per_s);
         cell.emulated = emulated->batches_per_s;
         cell.emulated_host_us = emulated->host_us_per_batch;
+        cell.emulated_stages = emulated->stages;
         if (!earlier && real_host_us.size() == real.size()) cell.real_host_us = median(real_host_us);
+        if (!earlier) cell.real_stages = median_stage_times(real_stages);
         if (host) cell.host = host;
         std::cerr << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated) << " batches/s ("
                   << format_error(cell)
@@ -316,6 +327,7 @@ int ValidateCommand::execute() const {
         // Whole and in place after every cell: a GPU validation takes minutes, and a run killed
         // (out of time on a lent machine, say) would otherwise leave none of them.
         if (!csv_path_.empty()) export_validation_csv(csv_path_, done, rates);
+        if (!stages_path_.empty()) export_stage_csv(stages_path_, rates);
     }
     if (RunDriver::interrupted())
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
@@ -386,6 +398,10 @@ int ValidateCommand::execute() const {
     if (!csv_path_.empty()) {
         if (done.empty()) export_validation_csv(csv_path_, done, rates);  // each cell wrote it otherwise
         std::cout << "wrote " << csv_path_ << '\n';
+    }
+    if (!stages_path_.empty()) {
+        if (done.empty()) export_stage_csv(stages_path_, rates);
+        std::cout << "wrote " << stages_path_ << '\n';
     }
     if (calibrates && !profile_out_.empty()) std::cout << "calibrated profile in " << profile_out_ << '\n';
     return RunDriver::interrupted() ? app::InterruptSignals::exit_status() : kExitOk;

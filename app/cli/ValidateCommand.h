@@ -30,6 +30,7 @@ private:
     std::string seconds_ = "3";
     std::string repeat_ = "1";
     std::string csv_path_;
+    std::string stages_path_;
     std::string against_;
 };
 

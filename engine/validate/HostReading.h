@@ -24,7 +24,7 @@ struct HostReading {
     bool operator==(const HostReading&) const = default;
 };
 
-// Measured here and now, in about half a second: each figure the median of 5 samples, as calibrate
+// Measured here and now, in under a second: each figure the median of 5 samples, as calibrate
 // takes them (kCalibrationBatchBytes for filling and collating).
 HostReading read_host();
 

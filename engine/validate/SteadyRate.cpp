@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
+#include <ranges>
 #include <vector>
 
 #include "engine/metrics/Median.h"
@@ -54,13 +56,54 @@ double host_us_per_batch(const std::vector<Span>& spans, TimeNs from) {
     return us.empty() ? 0 : median(std::move(us));
 }
 
+constexpr std::size_t kSlots = static_cast<std::size_t>(kStageCount) * kLaneKindCount;
+
+std::size_t slot(Stage stage, LaneKind lane) {
+    return static_cast<std::size_t>(stage) * kLaneKindCount + static_cast<std::size_t>(lane);
+}
+
+// The figures of the slots that have one, by stage, then lane kind.
+StageTimes listed(const std::vector<std::optional<double>>& by_slot) {
+    StageTimes times;
+    for (std::size_t i = 0; i < kSlots; ++i)
+        if (by_slot[i])
+            times.push_back({static_cast<Stage>(i / kLaneKindCount), static_cast<LaneKind>(i % kLaneKindCount), *by_slot[i]});
+    return times;
+}
+
+StageTimes stage_times(const std::vector<Span>& spans, TimeNs from) {
+    std::vector<std::optional<double>> us(kSlots);
+    std::uint64_t kernels = 0;
+    for (const Span& span : spans) {
+        if (span.end <= from) continue;
+        if (span.stage == Stage::Compute) ++kernels;
+        std::optional<double>& total = us[slot(span.stage, span.lane.kind)];
+        total = total.value_or(0) + static_cast<double>(span.duration()) / 1e3;
+    }
+    if (kernels == 0) return {};
+    for (std::optional<double>& total : us)
+        if (total) *total /= static_cast<double>(kernels);
+    return listed(us);
+}
+
 }  // namespace
 
 SteadyFigures steady_figures(const Trace& trace, TimeNs from) {
     TraceReader reader(trace);
     TraceDelta delta;
     reader.poll(delta);
-    return {batches_per_s(delta.spans, from), host_us_per_batch(delta.spans, from)};
+    return {batches_per_s(delta.spans, from), host_us_per_batch(delta.spans, from), stage_times(delta.spans, from)};
 }
 
+StageTimes median_stage_times(const std::vector<StageTimes>& runs) {
+    std::vector<std::vector<double>> values(kSlots);
+    for (const StageTime& time : runs | std::views::join) values[slot(time.stage, time.lane)].push_back(time.us_per_batch);
+    std::vector<std::optional<double>> middle(kSlots);
+    for (std::size_t i = 0; i < kSlots; ++i) {
+        if (values[i].empty()) continue;
+        values[i].resize(runs.size(), 0.0);  // the runs without it
+        middle[i] = median(std::move(values[i]));
+    }
+    return listed(middle);
+}
 }  // namespace pinscope

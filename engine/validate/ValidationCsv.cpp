@@ -34,6 +34,20 @@ void write_validation_csv(std::ostream& out, const std::vector<ValidationCell>& 
     }
 }
 
+void write_stage_csv(std::ostream& out, const std::vector<CellRates>& rates) {
+    out << kStageCsvHeader << '\n';
+    for (std::size_t k = 0; k < rates.size(); ++k) {
+        for (const auto& [device, stages] : {std::pair{"real", &rates[k].real_stages}, std::pair{"emulated", &rates[k].emulated_stages}})
+            for (const StageTime& time : *stages)
+                out << k + 1 << ',' << device << ',' << to_string(time.stage) << ',' << to_string(time.lane) << ','
+                    << format_fixed(time.us_per_batch, 1) << '\n';
+    }
+}
+
+void export_stage_csv(const std::string& path, const std::vector<CellRates>& rates) {
+    write_file_atomically(path, [&](std::ostream& out) { write_stage_csv(out, rates); });
+}
+
 void export_validation_csv(const std::string& path, const std::vector<ValidationCell>& cells,
                            const std::vector<CellRates>& rates) {
     write_file_atomically(path, [&](std::ostream& out) { write_validation_csv(out, cells, rates); });

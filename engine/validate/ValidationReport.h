@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/validate/HostReading.h"
+#include "engine/validate/SteadyRate.h"
 #include "engine/validate/ValidationCells.h"
 
 namespace pinscope {
@@ -30,6 +31,10 @@ struct CellRates {
     // real device the median of its runs. 0 where not measured (files written before it was).
     double real_host_us = 0;
     double emulated_host_us = 0;
+    // Each stage's time per batch during the cell (steady_figures), on the real device the median
+    // of its runs; empty where not measured (a recorded real device).
+    StageTimes real_stages = {};
+    StageTimes emulated_stages = {};
 };
 
 // The host readings the cells have, in order.

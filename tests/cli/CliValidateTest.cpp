@@ -9,6 +9,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "engine/device/HardwareProfile.h"
 #include "engine/text/TextFormat.h"
 #include "engine/validate/HostReading.h"
+#include "engine/validate/ValidationCsv.h"
 #include "tests/cli/CliProcess.h"
 
 namespace pinscope::test {
@@ -58,6 +60,54 @@ TEST(CliValidate, UnwritableCsvFailsBeforeAnythingRuns) {
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("--csv: cannot write"), std::string::npos) << result.err;
     EXPECT_EQ(result.err.find("[1/"), std::string::npos) << "no cell ran: " << result.err;
+    const CliResult stages = run_cli({"validate", "--device", "emulated", "--stages-csv", dir.file("missing/s.csv")});
+    EXPECT_EQ(stages.exit_code, 1);
+    EXPECT_NE(stages.err.find("--stages-csv: cannot write"), std::string::npos) << stages.err;
+    EXPECT_EQ(stages.err.find("[1/"), std::string::npos) << "no cell ran: " << stages.err;
+}
+
+// Each cell's time per batch in every stage on both devices: what its error is made of. A profile
+// against another whose host is slower: the host's stages differ, the kernel's do not.
+TEST(CliValidate, TheStagesCsvSaysWhatEachCellsTimeIsMadeOfOnBothDevices) {
+    TempDir dir;
+    const std::string stages = dir.file("stages.csv");
+    const std::string cells = dir.file("cells.csv");
+    CliRunOptions options;
+    options.timeout = std::chrono::milliseconds(120000);
+    const CliResult result = run_cli({"validate", "--device", "emulated:h100-pcie5", "--profile", "h200-pcie5", "--cells",
+                                      "2", "--seconds", "1", "--seed", "5", "--csv", cells, "--stages-csv", stages},
+                                     options);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("wrote " + stages), std::string::npos) << result.out;
+    std::istringstream in(read_file(stages));
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, kStageCsvHeader);
+    std::map<std::string, double> us;  // "cell,device,stage,lane" -> us per batch
+    while (std::getline(in, line)) {
+        const std::size_t last = line.rfind(',');
+        us[line.substr(0, last)] = std::stod(line.substr(last + 1));
+    }
+    for (const std::string cell : {"1", "2"}) {
+        ASSERT_TRUE(us.count(cell + ",real,compute,compute stream")) << read_file(stages);
+        ASSERT_TRUE(us.count(cell + ",emulated,compute,compute stream")) << read_file(stages);
+        EXPECT_NEAR(us[cell + ",real,compute,compute stream"], us[cell + ",emulated,compute,compute stream"], 1.0)
+            << "the kernel's time is the cell's on both";
+        const std::string load = cell + ",real,load,";
+        const auto found = us.lower_bound(load);
+        ASSERT_TRUE(found != us.end() && found->first.starts_with(load)) << read_file(stages);
+    }
+    EXPECT_NE(us["1,real,load,worker"] + us["1,real,load,consumer"], us["1,emulated,load,worker"] + us["1,emulated,load,consumer"])
+        << "two hosts: " << read_file(stages);
+
+    // Against recorded figures only the emulated device runs: its stages alone.
+    const CliResult again = run_cli({"validate", "--against", cells, "--profile", "h200-pcie5", "--seconds", "1",
+                                     "--stages-csv", stages},
+                                    options);
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    const std::string text = read_file(stages);
+    EXPECT_EQ(text.find(",real,"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n2,emulated,compute,compute stream,"), std::string::npos) << text;
 }
 
 TEST(CliValidate, CudaWithoutAGpuFailsSayingWhy) {

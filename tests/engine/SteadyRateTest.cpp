@@ -48,5 +48,44 @@ TEST(SteadyRate, TheHostsWorkPerBatchIsTheMedianOfItsLoadAndCollateAfterTheWarmU
     EXPECT_EQ(steady_figures(Trace(8), 0).host_us_per_batch, 0.0);
 }
 
+TEST(SteadyRate, EachStagesTimePerBatchSumsItsSpansAfterTheWarmUpOverTheKernels) {
+    Trace trace(64);
+    // Four batches, 1 ms apart; the first before the warm-up. Loads on two workers (lane index
+    // apart, one kind), a staging and two frees of each batch on the consumer, a kernel each.
+    for (std::uint64_t b = 0; b < 4; ++b) {
+        const TimeNs at = static_cast<TimeNs>(b) * 1000 * kUs;
+        Span load = span(Stage::Load, LaneKind::Worker, b, at, at + (100 + 20 * static_cast<TimeNs>(b)) * kUs);
+        load.lane.index = static_cast<std::uint16_t>(b % 2);
+        trace.add(load);
+        trace.add(span(Stage::Staging, LaneKind::Consumer, b, at + 200 * kUs, at + 250 * kUs));
+        trace.add(span(Stage::Free, LaneKind::Consumer, b, at + 300 * kUs, at + 310 * kUs));
+        trace.add(span(Stage::Free, LaneKind::Consumer, b, at + 320 * kUs, at + 350 * kUs));
+        trace.add(span(Stage::Compute, LaneKind::ComputeStream, b, at + 400 * kUs, at + 900 * kUs));
+    }
+    trace.add(span(Stage::Free, LaneKind::PinThread, 3, 3500 * kUs, 3590 * kUs));  // one batch of three
+    const StageTimes stages = steady_figures(trace, 950 * kUs).stages;
+    const StageTimes expected{{Stage::Load, LaneKind::Worker, (120.0 + 140 + 160) / 3},
+                              {Stage::Staging, LaneKind::Consumer, 50},
+                              {Stage::Compute, LaneKind::ComputeStream, 500},
+                              {Stage::Free, LaneKind::PinThread, 30},
+                              {Stage::Free, LaneKind::Consumer, 40}};
+    ASSERT_EQ(stages.size(), expected.size());
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+        EXPECT_EQ(stages[i].stage, expected[i].stage) << i;
+        EXPECT_EQ(stages[i].lane, expected[i].lane) << i;
+        EXPECT_NEAR(stages[i].us_per_batch, expected[i].us_per_batch, 1e-9) << i;
+    }
+    EXPECT_TRUE(steady_figures(trace, 5000 * kUs).stages.empty()) << "no kernel after the warm-up";
+}
+
+TEST(SteadyRate, TheMedianStageTimesCountAStageARunLackedAsZero) {
+    const StageTimes a{{Stage::Load, LaneKind::Worker, 100}, {Stage::Wait, LaneKind::Consumer, 30}};
+    const StageTimes b{{Stage::Load, LaneKind::Worker, 300}};
+    const StageTimes c{{Stage::Load, LaneKind::Worker, 200}, {Stage::Wait, LaneKind::Consumer, 10}};
+    const StageTimes middle = median_stage_times({a, b, c});
+    EXPECT_EQ(middle, (StageTimes{{Stage::Load, LaneKind::Worker, 200}, {Stage::Wait, LaneKind::Consumer, 10}}));
+    EXPECT_TRUE(median_stage_times({}).empty());
+}
+
 }  // namespace
 }  // namespace pinscope

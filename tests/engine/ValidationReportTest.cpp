@@ -138,6 +138,18 @@ TEST(ValidationReport, CsvHasAHeaderAndARowPerCell) {
     EXPECT_EQ(line.substr(line.size() - 24), ",0.000,5.000,,1,,,,,,,,,") << "no error without a real rate: " << line;
 }
 
+TEST(ValidationReport, TheStageCsvHasARowPerCellDeviceStageAndLane) {
+    std::vector<CellRates> rates{{100, 110}, {200, 170}};
+    rates[0].real_stages = {{Stage::Staging, LaneKind::Consumer, 228.4}, {Stage::Free, LaneKind::PinThread, 151}};
+    rates[0].emulated_stages = {{Stage::Staging, LaneKind::Consumer, 167.04}};
+    rates[1].emulated_stages = {{Stage::Load, LaneKind::Worker, 12}};  // recorded: no real stages
+    std::ostringstream out;
+    write_stage_csv(out, rates);
+    EXPECT_EQ(out.str(), std::string(kStageCsvHeader) +
+                             "\n1,real,staging,consumer,228.4\n1,real,free,pin thread,151.0\n"
+                             "1,emulated,staging,consumer,167.0\n2,emulated,load,worker,12.0\n");
+}
+
 // The host's work per batch during each cell says whether a cell missed with the host: positive
 // where the emulated host worked faster, as the error is positive where the emulated device ran
 // faster; cells without both figures are left out of its counts.
