@@ -136,6 +136,10 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         for (const NamedProfile& p : profiles)
             if (!p.profile.under_load.pageable_h2d_large.empty())
                 out.under_load.pageable_h2d_large_bytes = p.profile.under_load.pageable_h2d_large_bytes;
+        out.under_load.pageable_h2d_small = load(&HostLoadCurve::pageable_h2d_small, "pageable_h2d_small");
+        for (const NamedProfile& p : profiles)
+            if (!p.profile.under_load.pageable_h2d_small.empty())
+                out.under_load.pageable_h2d_small_bytes = p.profile.under_load.pageable_h2d_small_bytes;
         out.under_load.free_pageable = load(&HostLoadCurve::free_pageable, "free_pageable");
         out.under_load.host_alloc = load(&HostLoadCurve::host_alloc, "host_alloc");
         out.under_load.host_register = load(&HostLoadCurve::host_register, "host_register");

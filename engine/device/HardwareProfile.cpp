@@ -320,11 +320,18 @@ double MemoryThroughputCurve::share(const std::vector<double>& axis, const std::
 double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
     const double at_batch = at(others, pageable_h2d, others_now);
     const double base = static_cast<double>(kCalibrationBatchBytes);
-    if (pageable_h2d_large.empty() || !(pageable_h2d_large_bytes > base) || !(bytes > base)) return at_batch;
-    const double at_large = at(others, pageable_h2d_large, others_now);
-    if (bytes >= pageable_h2d_large_bytes) return at_large;
-    const double t = std::log2(bytes / base) / std::log2(pageable_h2d_large_bytes / base);
-    return at_batch + t * (at_large - at_batch);
+    // The factor at `bytes` between calibrate's batch and another size measured, on a log size axis;
+    // the other's beyond it.
+    const auto toward = [&](const std::vector<double>& factors, double measured_bytes) {
+        const double at_measured = at(others, factors, others_now);
+        const double t = std::log2(bytes / base) / std::log2(measured_bytes / base);
+        return t >= 1 ? at_measured : at_batch + t * (at_measured - at_batch);
+    };
+    if (bytes > base && !pageable_h2d_large.empty() && pageable_h2d_large_bytes > base)
+        return toward(pageable_h2d_large, pageable_h2d_large_bytes);
+    if (bytes < base && !pageable_h2d_small.empty() && pageable_h2d_small_bytes > 0 && pageable_h2d_small_bytes < base)
+        return toward(pageable_h2d_small, pageable_h2d_small_bytes);
+    return at_batch;
 }
 
 double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {
@@ -397,6 +404,10 @@ HardwareProfile profile_from_json(const json& json_profile) {
         if (load.has("pageable_h2d_large")) {
             curve.pageable_h2d_large = load.curve("pageable_h2d_large", kFactor, curve.others, axis).values;
             curve.pageable_h2d_large_bytes = load.number("pageable_h2d_large_bytes", kSize);
+        }
+        if (load.has("pageable_h2d_small")) {
+            curve.pageable_h2d_small = load.curve("pageable_h2d_small", kFactor, curve.others, axis).values;
+            curve.pageable_h2d_small_bytes = load.number("pageable_h2d_small_bytes", kSize);
         }
         curve.free_pageable = load.curve("free_pageable", kCostFactor, curve.others, axis).values;
         if (load.has("host_alloc")) curve.host_alloc = load.curve("host_alloc", kCostFactor, curve.others, axis).values;
@@ -510,6 +521,10 @@ json to_json(const HardwareProfile& profile) {
         if (!curve.pageable_h2d_large.empty()) {
             written["host"]["under_load"]["pageable_h2d_large"] = curve.pageable_h2d_large;
             written["host"]["under_load"]["pageable_h2d_large_bytes"] = curve.pageable_h2d_large_bytes;
+        }
+        if (!curve.pageable_h2d_small.empty()) {
+            written["host"]["under_load"]["pageable_h2d_small"] = curve.pageable_h2d_small;
+            written["host"]["under_load"]["pageable_h2d_small_bytes"] = curve.pageable_h2d_small_bytes;
         }
         if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
         if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;

@@ -61,6 +61,11 @@ struct HostLoadCurve {
     // above at every size). Between the two sizes the factor is interpolated on a log size axis.
     std::vector<double> pageable_h2d_large;
     double pageable_h2d_large_bytes = 0;
+    // The same for a small batch, measured at `pageable_h2d_small_bytes` (optional; empty:
+    // calibrate's batch's factors below its size). Between the sizes, on a log size axis too. On an
+    // H200 VM a worker's 1.5 MB batch took 1.4 times the model's staging with five workers busy.
+    std::vector<double> pageable_h2d_small;
+    double pageable_h2d_small_bytes = 0;
     // The pageable H2D factor for a batch of `bytes` with `others` streaming.
     double pageable_h2d_at(double others, double bytes) const;
     // Cost factor of freeing a batch (free_new_pages_us, free_pageable_us) against the same free

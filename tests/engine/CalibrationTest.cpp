@@ -83,7 +83,11 @@ public:
         return batch == BatchState::JustCollated ? 14.2 : 7.1;
     }
     double pageable_h2d_gb_per_s(std::size_t bytes, BatchState) override {
-        if (bytes != kCalibrationBatchBytes) {
+        if (bytes < kCalibrationBatchBytes) {
+            small_pageable_sizes.push_back(bytes);
+            return small_pageable_sizes.size() % 2 == 1 ? 12.0 : 4.0;  // 12 GB/s alone, 4 with one other
+        }
+        if (bytes > kCalibrationBatchBytes) {
             large_pageable_sizes.push_back(bytes);
             return large_pageable_sizes.size() % 2 == 1 ? 6.0 : 3.0;  // 6 GB/s alone, 3 with one other
         }
@@ -96,7 +100,8 @@ public:
     std::size_t hold_bytes = 0;
     std::vector<double> pageable_rates;  // one per call, the last repeated; empty: 18 GB/s
     std::size_t pageable_calls = 0;
-    std::vector<std::size_t> large_pageable_sizes;  // of the calls at another size than calibrate's batch
+    std::vector<std::size_t> large_pageable_sizes;  // of the calls above calibrate's batch's size
+    std::vector<std::size_t> small_pageable_sizes;  // and below it
     std::vector<double> alloc_scales, register_scales;  // batch_scale's
     std::size_t alloc_calls = 0, register_calls = 0;
     PageLockingWaits waits{.free_host = true, .host_unregister = true};
@@ -204,6 +209,15 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     const double large_sweep = profile.h2d_pageable_gb_per_s.at(curve.pageable_h2d_large_bytes);
     EXPECT_EQ(curve.pageable_h2d_large, (std::vector<double>{6.0 / large_sweep, 3.0 / large_sweep}));
     EXPECT_EQ(profile_from_json(to_json(profile)).under_load.pageable_h2d_large, curve.pageable_h2d_large);
+    // And a small batch, against the sweep at its size.
+    ASSERT_EQ(probe.small_pageable_sizes.size(), 6u);
+    EXPECT_EQ(probe.small_pageable_sizes.front(), std::size_t{2} << 20);
+    EXPECT_EQ(curve.pageable_h2d_small_bytes, 2.0 * (1 << 20));
+    const double small_sweep = profile.h2d_pageable_gb_per_s.at(curve.pageable_h2d_small_bytes);
+    EXPECT_EQ(curve.pageable_h2d_small, (std::vector<double>{12.0 / small_sweep, 4.0 / small_sweep}));
+    const HostLoadCurve read_back = profile_from_json(to_json(profile)).under_load;
+    EXPECT_EQ(read_back.pageable_h2d_small, curve.pageable_h2d_small);
+    EXPECT_EQ(read_back.pageable_h2d_small_bytes, curve.pageable_h2d_small_bytes);
     EXPECT_EQ(curve.memcpy_to_pinned, (std::vector<double>{0.5, 0.5}));  // the fake pins from memory at half speed
     for (const auto* factors : {&curve.fill, &curve.first_touch}) {
         ASSERT_EQ(factors->size(), 2u);

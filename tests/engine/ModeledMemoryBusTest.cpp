@@ -228,7 +228,7 @@ TEST(ModeledMemoryBus, PageableStagingOfAHandedOverBatchSlowsButPinnedAndCachedC
 
 // A batch far beyond the caches is read from memory by the sweep's copy too: under load it slows
 // by what calibrate measured at that size, between the two sizes by a factor in between.
-TEST(ModeledMemoryBus, PageableStagingOfALargeBatchSlowsByTheFactorMeasuredAtItsSize) {
+TEST(ModeledMemoryBus, PageableStagingOfALargeOrSmallBatchSlowsByTheFactorMeasuredAtItsSize) {
     HostLoadCurve curve = halving_curve();
     curve.pageable_h2d_large = {1.0, 0.9};
     curve.pageable_h2d_large_bytes = 256.0 * (1 << 20);
@@ -240,6 +240,19 @@ TEST(ModeledMemoryBus, PageableStagingOfALargeBatchSlowsByTheFactorMeasuredAtIts
     EXPECT_DOUBLE_EQ(factor(curve.pageable_h2d_large_bytes), 0.9);
     EXPECT_DOUBLE_EQ(factor(4.0 * curve.pageable_h2d_large_bytes), 0.9);
     EXPECT_NEAR(factor(std::sqrt(kCalibrationBatchBytes * curve.pageable_h2d_large_bytes)), 0.7, 1e-9);
+    // And a small one, below calibrate's batch, toward the factor measured at its own size.
+    curve.pageable_h2d_small = {1.0, 0.2};
+    curve.pageable_h2d_small_bytes = 2.0 * (1 << 20);
+    ModeledMemoryBus with_small(curve);
+    const auto streaming = with_small.use(ModeledMemoryBus::Traffic::Fill);
+    const auto small_factor = [&](double bytes) {
+        return with_small.use(ModeledMemoryBus::Traffic::PageableFromMemory, 0, bytes).factor();
+    };
+    EXPECT_DOUBLE_EQ(small_factor(curve.pageable_h2d_small_bytes), 0.2);
+    EXPECT_DOUBLE_EQ(small_factor(1 << 20), 0.2);
+    EXPECT_DOUBLE_EQ(small_factor(kCalibrationBatchBytes), 0.5);
+    EXPECT_NEAR(small_factor(std::sqrt(kCalibrationBatchBytes * curve.pageable_h2d_small_bytes)), 0.35, 1e-9);
+    EXPECT_DOUBLE_EQ(small_factor(curve.pageable_h2d_large_bytes), 0.9) << "above calibrate's batch, the large size's";
     // Without the large size's factors, calibrate's batch's at every size.
     ModeledMemoryBus older(halving_curve());
     const auto busy = older.use(ModeledMemoryBus::Traffic::Fill);

@@ -69,6 +69,24 @@ TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt
     EXPECT_EQ(combined.under_load.all_threads.fill_gb_per_s, (std::vector<double>{6, 60}));
     three[0].profile.under_load.all_threads = three[1].profile.under_load.all_threads = {};
     EXPECT_TRUE(combine_profiles(three, "fleet", "...").under_load.all_threads.empty());
+    EXPECT_TRUE(combined.under_load.pageable_h2d_small.empty()) << "none measured a small batch's staging";
+}
+
+TEST(ProfileCombination, ASmallBatchsStagingUnderLoadIsTheMedianOfTheProfilesThatMeasuredIt) {
+    std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
+                                    {"c.json", machine(1.0, 1.0)}};
+    for (NamedProfile& p : three) {
+        HostLoadCurve& curve = p.profile.under_load;
+        curve.others = {0, 4};
+        curve.fill = curve.first_touch = curve.memcpy_to_pinned = curve.pageable_h2d = {1.0, 0.8};
+        curve.free_pageable = {1.0, 1.2};
+        curve.pageable_h2d_small_bytes = 2.0 * (1 << 20);
+    }
+    three[0].profile.under_load.pageable_h2d_small = {0.9, 0.5};
+    three[1].profile.under_load.pageable_h2d_small = {0.7, 0.3};
+    const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
+    EXPECT_EQ(combined.under_load.pageable_h2d_small, (std::vector<double>{0.8, 0.4}));
+    EXPECT_EQ(combined.under_load.pageable_h2d_small_bytes, 2.0 * (1 << 20));
 }
 
 TEST(ProfileCombination, ThePipelinesCostsAreTheMediansOfTheProfilesThatMeasuredThem) {
