@@ -139,4 +139,14 @@ std::string format_host_as_read_report(const std::vector<ValidationCell>& cells,
     return out + "  (what is left is the model's error, and the host moving from cell to cell)\n";
 }
 
+std::string format_host_as_ran_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
+                                      const std::string& real_name) {
+    const ValidationSummary s = summarize_validation(cells, rates);
+    return "the same model with each cell's load and collate as they ran on " + real_name +
+           " (not a prediction: each cell's own host figures go in):\n  within 10 %: " +
+           share(s.within_10, s.cells) + " cells; within 15 %: " + share(s.within_15, s.cells) +
+           " cells; the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) + " pairs\n" +
+           "  (what is left is the rest of the model, and how far the device's own runs spread)\n";
+}
+
 }  // namespace pinscope::cli

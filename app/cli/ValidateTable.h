@@ -25,5 +25,9 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
 std::string format_host_as_read_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
                                        const std::string& real_name, const HostReading& as_read,
                                        const HostReading& model_host);
+// The cells run again, each with the host as the real device ran it in that cell: the share within
+// 10 % and 15 % and the pairs, for what is left of the model.
+std::string format_host_as_ran_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
+                                      const std::string& real_name);
 
 }  // namespace pinscope::cli

@@ -78,4 +78,11 @@ HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read
     return profile;
 }
 
+HardwareProfile with_host_speed(HardwareProfile profile, double speed) {
+    const auto stated = [&](double rate) { return rate > 0 ? rate : profile.memcpy_gb_per_s; };
+    profile.fill_gb_per_s = stated(profile.fill_gb_per_s) * speed;
+    profile.first_touch_gb_per_s = stated(profile.first_touch_gb_per_s) * speed;
+    return profile;
+}
+
 }  // namespace pinscope

@@ -61,4 +61,9 @@ std::optional<HostReading> median_reading(const std::vector<HostReading>& readin
 // stand for a run (0.5 to 4.3 ms for one 16 MiB batch on one VM).
 HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read);
 
+// `profile` with a batch's load and collate `speed` times as fast: its filling and collating rates
+// (memcpy_gb_per_s where it states none) times `speed`. What validate runs each cell on again to
+// take the host as it ran in that cell out of the error.
+HardwareProfile with_host_speed(HardwareProfile profile, double speed);
+
 }  // namespace pinscope

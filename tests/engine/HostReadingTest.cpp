@@ -79,6 +79,20 @@ TEST(HostReading, AProfileWithTheHostsRatesAsReadChangesOnlyFillingCollatingAndT
     EXPECT_EQ(unread.memcpy_to_pinned_gb_per_s, profile.memcpy_to_pinned_gb_per_s);
 }
 
+TEST(HostReading, AProfileWithTheHostSpedUpLoadsAndCollatesThatManyTimesAsFast) {
+    const HardwareProfile profile = load_profile("h100-pcie5");
+    const HardwareProfile faster = with_host_speed(profile, 1.25);
+    EXPECT_DOUBLE_EQ(faster.fill_gb_per_s, profile.fill_gb_per_s * 1.25);
+    EXPECT_DOUBLE_EQ(faster.first_touch_gb_per_s, profile.first_touch_gb_per_s * 1.25);
+    EXPECT_EQ(faster.memcpy_to_pinned_gb_per_s, profile.memcpy_to_pinned_gb_per_s) << "the pin copy is not a load";
+    // The hand-measured default states neither rate: its memcpy stands for both.
+    const HardwareProfile stated_none = load_profile("h200-pcie5");
+    ASSERT_EQ(stated_none.fill_gb_per_s, 0.0);
+    const HardwareProfile slower = with_host_speed(stated_none, 0.5);
+    EXPECT_DOUBLE_EQ(slower.fill_gb_per_s, stated_none.memcpy_gb_per_s * 0.5);
+    EXPECT_DOUBLE_EQ(slower.first_touch_gb_per_s, stated_none.memcpy_gb_per_s * 0.5);
+}
+
 TEST(HostReading, ReadingThisHostMeasuresEveryFigure) {
     const HostReading here = read_host();
     EXPECT_GT(here.fill_gb_per_s, 0);
