@@ -52,7 +52,8 @@ TEST(ProfileCombination, EachFigureIsTheMedianAndTheTrustSaysHowFarTheMachinesDi
 }
 
 // Profiles calibrated before the limits were measured leave them out of the median.
-TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt) {
+// Three machines alike, each with the same curves under load.
+std::vector<NamedProfile> three_with_load_curves() {
     std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
                                     {"c.json", machine(1.0, 1.0)}};
     for (NamedProfile& p : three) {
@@ -61,6 +62,11 @@ TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt
         curve.fill = curve.first_touch = curve.memcpy_to_pinned = curve.pageable_h2d = {1.0, 0.8};
         curve.free_pageable = {1.0, 1.2};
     }
+    return three;
+}
+
+TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt) {
+    std::vector<NamedProfile> three = three_with_load_curves();
     three[0].profile.under_load.all_threads = {{1, 16}, {10, 40}, {6, 50}};
     three[1].profile.under_load.all_threads = {{1, 16}, {12, 60}, {6, 70}};
     const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
@@ -73,15 +79,8 @@ TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt
 }
 
 TEST(ProfileCombination, ASmallBatchsStagingUnderLoadIsTheMedianOfTheProfilesThatMeasuredIt) {
-    std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
-                                    {"c.json", machine(1.0, 1.0)}};
-    for (NamedProfile& p : three) {
-        HostLoadCurve& curve = p.profile.under_load;
-        curve.others = {0, 4};
-        curve.fill = curve.first_touch = curve.memcpy_to_pinned = curve.pageable_h2d = {1.0, 0.8};
-        curve.free_pageable = {1.0, 1.2};
-        curve.pageable_h2d_small_bytes = 2.0 * (1 << 20);
-    }
+    std::vector<NamedProfile> three = three_with_load_curves();
+    for (NamedProfile& p : three) p.profile.under_load.pageable_h2d_small_bytes = 2.0 * (1 << 20);
     three[0].profile.under_load.pageable_h2d_small = {0.9, 0.5};
     three[1].profile.under_load.pageable_h2d_small = {0.7, 0.3};
     const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
