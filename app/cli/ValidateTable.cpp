@@ -16,6 +16,11 @@ std::string share(std::size_t part, std::size_t whole) {
                       : "");
 }
 
+// "within 10 %: 30 of 40 (75.0 %) cells; within 15 %: 35 of 40 (87.5 %) cells".
+std::string within_text(const ValidationSummary& s) {
+    return "within 10 %: " + share(s.within_10, s.cells) + " cells; within 15 %: " + share(s.within_15, s.cells) + " cells";
+}
+
 std::string side(int faster, std::size_t first, std::size_t second) {
     if (faster == 0) return "tie";
     return "cell " + std::to_string((faster < 0 ? first : second) + 1) + " faster";
@@ -81,8 +86,7 @@ std::string format_validation_report(const std::vector<ValidationCell>& cells, c
     for (const std::string& line : align_table(rows, {Align::Left, Align::Left, Align::Left})) out += line + '\n';
 
     const ValidationSummary s = summarize_validation(cells, rates);
-    out += "\nwithin 10 %: " + share(s.within_10, s.cells) + " cells; within 15 %: " + share(s.within_15, s.cells) +
-           " cells\n";
+    out += "\n" + within_text(s) + "\n";
     if (s.repeated)
         out += real_name + " against itself (the spread of each cell's runs, whose median the table gives): within 10 %: " +
                share(s.real_within_10, s.cells) + " cells; median spread " + format_fixed(s.median_real_spread * 100, 1) +
@@ -131,9 +135,7 @@ std::string format_host_as_read_report(const std::vector<ValidationCell>& cells,
                       (as_read.pin_gb_per_s > 0
                            ? "; pinning a batch just collated " + rate(as_read.pin_gb_per_s, model_host.pin_gb_per_s)
                            : "") +
-                      "), against " + real_name +
-                      ":\n  within 10 %: " + share(s.within_10, s.cells) + " cells; within 15 %: " +
-                      share(s.within_15, s.cells) + " cells";
+                      "), against " + real_name + ":\n  " + within_text(s);
     if (s.host_cells > 0) out += "; host stages within 10 %: " + share(s.host_within_10, s.host_cells) + " cells";
     out += "; the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) + " pairs\n";
     return out + "  (what is left is the model's error, and the host moving from cell to cell)\n";
@@ -143,9 +145,7 @@ std::string format_host_as_ran_report(const std::vector<ValidationCell>& cells, 
                                       const std::string& real_name) {
     const ValidationSummary s = summarize_validation(cells, rates);
     return "the same model with each cell's load and collate as they ran on " + real_name +
-           " (not a prediction: each cell's own host figures go in):\n  within 10 %: " +
-           share(s.within_10, s.cells) + " cells; within 15 %: " + share(s.within_15, s.cells) +
-           " cells; the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) + " pairs\n" +
+           " (not a prediction: each cell's own host figures go in):\n  " + within_text(s) + "; the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) + " pairs\n" +
            "  (what is left is the rest of the model, and how far the device's own runs spread)\n";
 }
 

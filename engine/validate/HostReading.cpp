@@ -47,13 +47,12 @@ std::optional<HostRange> host_range(const std::vector<HostReading>& readings) {
 
 std::optional<HostSpeed> host_speed_against(const std::vector<HostReading>& readings, const HostReading& profile) {
     std::vector<double> ratios;
-    for (const HostReading& r : readings) {
-        if (profile.fill_gb_per_s > 0 && r.fill_gb_per_s > 0) ratios.push_back(r.fill_gb_per_s / profile.fill_gb_per_s);
-        if (profile.first_touch_gb_per_s > 0 && r.first_touch_gb_per_s > 0)
-            ratios.push_back(r.first_touch_gb_per_s / profile.first_touch_gb_per_s);
-        if (profile.free_us > 0 && r.free_us > 0) ratios.push_back(profile.free_us / r.free_us);
-        if (profile.pin_gb_per_s > 0 && r.pin_gb_per_s > 0) ratios.push_back(r.pin_gb_per_s / profile.pin_gb_per_s);
-    }
+    for (const HostReading& r : readings)
+        for (auto field : kFigures) {
+            if (!(profile.*field > 0) || !(r.*field > 0)) continue;
+            // A free's cost inverted: above 1 is faster for every figure.
+            ratios.push_back(field == &HostReading::free_us ? profile.*field / r.*field : r.*field / profile.*field);
+        }
     if (ratios.empty()) return std::nullopt;
     const auto [slowest, fastest] = std::minmax_element(ratios.begin(), ratios.end());
     return HostSpeed{*slowest, *fastest};

@@ -417,7 +417,8 @@ TEST(HostMeasurement, ReadsOfCollatedBatchesSeeEachBatchWhole) {
     bool whole = true;
     const double rate = rate_over_collated_batches(bytes, BatchState::JustCollated, 3, [&](const std::byte* batch) {
         ++reads;
-        whole = whole && batch[0] == batch[bytes - 1] && batch[bytes / 2] == batch[0];
+        // The samples' bytes (0x5A) throughout, not the zeros of pages never written.
+        whole = whole && batch[0] == std::byte{0x5A} && batch[bytes / 2] == std::byte{0x5A} && batch[bytes - 1] == std::byte{0x5A};
     });
     EXPECT_EQ(reads, 4) << "one untimed, then three";
     EXPECT_TRUE(whole);
