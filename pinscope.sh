@@ -57,7 +57,7 @@ case "${1:-}" in
     test)
         deps
         build asan
-        ctest --preset asan
+        ctest --preset asan -j "$(nproc)"
         ;;
     package)
         deps
