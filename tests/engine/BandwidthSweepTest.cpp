@@ -12,13 +12,10 @@
 #include "engine/device/HardwareProfile.h"
 #include "engine/device/factory/CopyTimerFactory.h"
 #include "engine/device/factory/DeviceFactory.h"
+#include "engine/text/Units.h"
 
 namespace pinscope {
 namespace {
-
-constexpr std::size_t kKiB = 1024;
-constexpr std::size_t kMiB = 1024 * kKiB;
-constexpr std::size_t kGiB = 1024 * kMiB;
 
 // Answers each point's calls with rates from a script: the first call of a point (its warm-up)
 // gets warm_up_rate, the later ones the script in turn. Records every call.

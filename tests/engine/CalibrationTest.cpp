@@ -16,13 +16,12 @@
 #include "engine/device/factory/CalibrationProbeFactory.h"
 #include "engine/export/ExportFormat.h"
 #include "engine/host/HostMeasurement.h"
+#include "engine/text/Units.h"
 #include "tests/engine/RecordedRun.h"
 #include "tests/support/TempDir.h"
 
 namespace pinscope {
 namespace {
-
-constexpr double kMiB = 1 << 20;
 
 // Copy rates that rise with size to a plateau, as PCIe copies do: peak * bytes / (bytes + half).
 class FakeCopyTimer final : public CopyTimer {
@@ -157,7 +156,7 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     for (const double rate : all_threads.copy_gb_per_s) EXPECT_GT(rate, 0);
     for (const double rate : all_threads.fill_gb_per_s) EXPECT_GT(rate, 0);
     ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 9u);
-    EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + kCalibrationBatchBytes / kMiB * 260);
+    EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + static_cast<double>(kCalibrationBatchBytes) / kMiB * 260);
     EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
     EXPECT_DOUBLE_EQ(profile.host_register_us.at(128 * kMiB), 15 + 128 * 115);
     EXPECT_DOUBLE_EQ(profile.host_unregister_us.at(16 * kMiB), 8 + 16 * 60);

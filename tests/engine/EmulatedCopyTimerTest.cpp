@@ -4,11 +4,10 @@
 
 #include "engine/device/HardwareProfile.h"
 #include "engine/device/emulated/EmulatedCopyTimer.h"
+#include "engine/text/Units.h"
 
 namespace pinscope {
 namespace {
-
-constexpr double kMiB = 1 << 20;
 
 TEST(EmulatedCopyTimer, PredictsTimeFromTheProfile) {
     const HardwareProfile profile = load_profile(kDefaultProfile);

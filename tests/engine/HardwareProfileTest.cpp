@@ -14,14 +14,13 @@
 #include "engine/config/ConfigError.h"
 #include "engine/device/EmbeddedProfiles.h"
 #include "engine/device/HardwareProfile.h"
+#include "engine/text/Units.h"
 #include "tests/support/TempDir.h"
 
 namespace pinscope {
 namespace {
 
 using nlohmann::json;
-
-constexpr double kMiB = 1 << 20;
 
 TEST(SizeCurve, InterpolatesOnLogSize) {
     const SizeCurve curve{{1024, 4096, 65536}, {10, 30, 50}};

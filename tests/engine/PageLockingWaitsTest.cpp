@@ -23,7 +23,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::size_t kBytes = 1 << 20;
+constexpr std::size_t kBlockBytes = 1 << 20;
 constexpr double kKernelUs = 5000;
 
 // Modelled microseconds each page-locking call holds its caller when a 5 ms kernel was launched
@@ -33,7 +33,7 @@ std::vector<double> held_behind_a_kernel(const HardwareProfile& profile) {
     RunClock clock(0, RunClock::Pace::Unpaced, true);
     const ClockScope scope(&clock);
     clock.set_modelled(true);
-    std::vector<std::byte> buffer(2 * kBytes);
+    std::vector<std::byte> buffer(2 * kBlockBytes);
     void* page = reinterpret_cast<void*>((reinterpret_cast<std::uintptr_t>(buffer.data()) + 4095) & ~std::uintptr_t{4095});
     const auto held_us = [&](auto call) {
         device.launch_compute(0, 0, kKernelUs);
@@ -45,10 +45,10 @@ std::vector<double> held_behind_a_kernel(const HardwareProfile& profile) {
     };
     PinnedAllocation allocation;
     std::vector<double> held;
-    held.push_back(held_us([&] { allocation = device.allocate_pinned(kBytes); }));
+    held.push_back(held_us([&] { allocation = device.allocate_pinned(kBlockBytes); }));
     held.push_back(held_us([&] { device.free_pinned(allocation); }));
-    held.push_back(held_us([&] { device.register_host(page, kBytes); }));
-    held.push_back(held_us([&] { device.unregister_host(page, kBytes); }));
+    held.push_back(held_us([&] { device.register_host(page, kBlockBytes); }));
+    held.push_back(held_us([&] { device.unregister_host(page, kBlockBytes); }));
     clock.leave();
     return held;
 }
@@ -76,13 +76,13 @@ std::pair<double, double> allocation_beside_a_waiting_free(const HardwareProfile
     RunClock clock(0, RunClock::Pace::Unpaced, true);
     const ClockScope scope(&clock);
     clock.set_modelled(true);
-    const PinnedAllocation freed = device.allocate_pinned(kBytes);
+    const PinnedAllocation freed = device.allocate_pinned(kBlockBytes);
     const TimeNs launched = now_ns();
     device.launch_compute(0, 0, kKernelUs);
     RunThread other([&] { device.free_pinned(freed); });
     sleep_until_ns(launched + 1'000'000);
     const TimeNs asked = now_ns();
-    const PinnedAllocation allocated = device.allocate_pinned(kBytes);
+    const PinnedAllocation allocated = device.allocate_pinned(kBlockBytes);
     const TimeNs got = now_ns();
     other.join();
     device.free_pinned(allocated);
@@ -92,7 +92,7 @@ std::pair<double, double> allocation_beside_a_waiting_free(const HardwareProfile
 
 TEST(PageLockingWaits, WhereTheDriverSaysSoAnAllocationWaitsWhileAFreeWaitsForTheGpu) {
     HardwareProfile profile = load_profile(kDefaultProfile);
-    const double alloc_us = profile.host_alloc_us.scaled_at(kBytes);
+    const double alloc_us = profile.host_alloc_us.scaled_at(kBlockBytes);
 
     profile.waits_for_device = {.free_host = true};
     profile.driver_lock = {};
@@ -215,11 +215,11 @@ double launch_beside_a_waiting_unregister(const HardwareProfile& profile) {
     RunClock clock(0, RunClock::Pace::Unpaced, true);
     const ClockScope scope(&clock);
     clock.set_modelled(true);
-    const PageableBuffer pageable = allocate_pageable(kBytes);
-    device.register_host(pageable.get(), kBytes);
+    const PageableBuffer pageable = allocate_pageable(kBlockBytes);
+    device.register_host(pageable.get(), kBlockBytes);
     const TimeNs launched = now_ns();
     device.launch_compute(0, 0, kKernelUs);
-    RunThread other([&] { device.unregister_host(pageable.get(), kBytes); });
+    RunThread other([&] { device.unregister_host(pageable.get(), kBlockBytes); });
     sleep_until_ns(launched + 1'000'000);
     device.launch_compute(0, 0, 10);
     const TimeNs returned = now_ns();

@@ -8,13 +8,12 @@
 #include "engine/clock/SteadyClock.h"
 #include "engine/device/emulated/EmulatedDevice.h"
 #include "engine/memory/PinnedPool.h"
+#include "engine/text/Units.h"
 #include "tests/engine/FaultyDevice.h"
 #include "tests/engine/RecordedRun.h"
 
 namespace pinscope {
 namespace {
-
-constexpr std::size_t kMiB = 1 << 20;
 
 EmulatedDevice device() { return EmulatedDevice(load_profile(kDefaultProfile), HostMode::Modeled); }
 

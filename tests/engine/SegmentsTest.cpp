@@ -132,22 +132,22 @@ TEST(Segments, ARunReconfiguredTwiceHasThreeSegmentsThatAddUpToTheWholeRun) {
 
 TEST(Segments, SummaryJsonGivesEachSegmentItsConfigurationAndFigures) {
     const ThreeSegments run = run_three_segments();
-    const nlohmann::json json = summary_to_json(run.summary);
-    ASSERT_EQ(json.at("segments").size(), 3u);
+    const nlohmann::json summary_json = summary_to_json(run.summary);
+    ASSERT_EQ(summary_json.at("segments").size(), 3u);
     std::uint64_t batches = 0;
-    for (const auto& segment : json.at("segments")) {
+    for (const auto& segment : summary_json.at("segments")) {
         batches += segment.at("batches").get<std::uint64_t>();
         EXPECT_TRUE(segment.contains("batches_per_s"));
         EXPECT_TRUE(segment.contains("gpu_busy"));
         EXPECT_TRUE(segment.contains("pinned_peak_bytes"));
         EXPECT_TRUE(segment.at("bottleneck").contains("evidence"));
     }
-    EXPECT_EQ(batches, json.at("batches").get<std::uint64_t>());
-    EXPECT_EQ(json.at("segments")[0].at("config").at("pin_memory"), true);
-    EXPECT_EQ(json.at("segments")[1].at("config").at("pin_memory"), false);
-    EXPECT_EQ(json.at("segments")[2].at("config").at("num_workers"), 2);
-    EXPECT_EQ(json.at("segments")[1].at("change"), "pin_memory: on -> off");
-    EXPECT_DOUBLE_EQ(json.at("segments")[0].at("start_s").get<double>(), 0.0);
+    EXPECT_EQ(batches, summary_json.at("batches").get<std::uint64_t>());
+    EXPECT_EQ(summary_json.at("segments")[0].at("config").at("pin_memory"), true);
+    EXPECT_EQ(summary_json.at("segments")[1].at("config").at("pin_memory"), false);
+    EXPECT_EQ(summary_json.at("segments")[2].at("config").at("num_workers"), 2);
+    EXPECT_EQ(summary_json.at("segments")[1].at("change"), "pin_memory: on -> off");
+    EXPECT_DOUBLE_EQ(summary_json.at("segments")[0].at("start_s").get<double>(), 0.0);
 }
 
 class SegmentsRecorded : public ::testing::Test {
