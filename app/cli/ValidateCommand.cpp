@@ -50,8 +50,6 @@ std::optional<T> parse_number(const std::string& text) {
     return value;
 }
 
-// The profile the emulated side runs, in a file that the device string names; a calibrated
-// profile goes to --profile-out, or to a temporary file removed at the end.
 // `cell` with the emulated device's figures from a run of it.
 CellRates with_emulated(CellRates cell, const SteadyFigures& emulated) {
     cell.emulated = emulated.batches_per_s;
@@ -60,6 +58,8 @@ CellRates with_emulated(CellRates cell, const SteadyFigures& emulated) {
     return cell;
 }
 
+// The profile the emulated side runs, in a file that the device string names; a calibrated
+// profile goes to --profile-out, or to a temporary file removed at the end.
 class ModelProfile {
 public:
     ModelProfile() = default;

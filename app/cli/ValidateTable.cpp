@@ -145,7 +145,8 @@ std::string format_host_as_ran_report(const std::vector<ValidationCell>& cells, 
                                       const std::string& real_name) {
     const ValidationSummary s = summarize_validation(cells, rates);
     return "the same model with each cell's load and collate as they ran on " + real_name +
-           " (not a prediction: each cell's own host figures go in):\n  " + within_text(s) + "; the faster cell of " + share(s.pairs_agreeing, s.pairs_counted) + " pairs\n" +
+           " (not a prediction: each cell's own host figures go in):\n  " + within_text(s) + "; the faster cell of " +
+           share(s.pairs_agreeing, s.pairs_counted) + " pairs\n" +
            "  (what is left is the rest of the model, and how far the device's own runs spread)\n";
 }
 

@@ -156,7 +156,8 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     for (const double rate : all_threads.copy_gb_per_s) EXPECT_GT(rate, 0);
     for (const double rate : all_threads.fill_gb_per_s) EXPECT_GT(rate, 0);
     ASSERT_EQ(profile.host_alloc_us.sizes_bytes.size(), 9u);
-    EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes), 20 + static_cast<double>(kCalibrationBatchBytes) / kMiB * 260);
+    EXPECT_DOUBLE_EQ(profile.host_alloc_us.at(kCalibrationBatchBytes),
+                     20 + static_cast<double>(kCalibrationBatchBytes) / kMiB * 260);
     EXPECT_DOUBLE_EQ(profile.free_host_us.at(kMiB), 80);
     EXPECT_DOUBLE_EQ(profile.host_register_us.at(128 * kMiB), 15 + 128 * 115);
     EXPECT_DOUBLE_EQ(profile.host_unregister_us.at(16 * kMiB), 8 + 16 * 60);
@@ -417,7 +418,8 @@ TEST(HostMeasurement, ReadsOfCollatedBatchesSeeEachBatchWhole) {
     const double rate = rate_over_collated_batches(bytes, BatchState::JustCollated, 3, [&](const std::byte* batch) {
         ++reads;
         // The samples' bytes (0x5A) throughout, not the zeros of pages never written.
-        whole = whole && batch[0] == std::byte{0x5A} && batch[bytes / 2] == std::byte{0x5A} && batch[bytes - 1] == std::byte{0x5A};
+        whole = whole && batch[0] == std::byte{0x5A} && batch[bytes / 2] == std::byte{0x5A} &&
+                batch[bytes - 1] == std::byte{0x5A};
     });
     EXPECT_EQ(reads, 4) << "one untimed, then three";
     EXPECT_TRUE(whole);

@@ -51,7 +51,6 @@ TEST(ProfileCombination, EachFigureIsTheMedianAndTheTrustSaysHowFarTheMachinesDi
         << trust_summary(combined);
 }
 
-// Profiles calibrated before the limits were measured leave them out of the median.
 // Three machines alike, each with the same curves under load.
 std::vector<NamedProfile> three_with_load_curves() {
     std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
@@ -65,6 +64,7 @@ std::vector<NamedProfile> three_with_load_curves() {
     return three;
 }
 
+// Profiles calibrated before the limits were measured leave them out of the median.
 TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt) {
     std::vector<NamedProfile> three = three_with_load_curves();
     three[0].profile.under_load.all_threads = {{1, 16}, {10, 40}, {6, 50}};
