@@ -45,6 +45,8 @@ constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and roun
 // batch's copy slows less against it under load than calibrate's batch does against its own.
 constexpr std::size_t kLargeBatchBytes = 256 * kMiB;
 constexpr std::size_t kSmallBatchBytes = 2 * kMiB;  // pageable copies under load: small, calibrate's and large
+// And between them, where those three left a handed-over batch's staging up to a quarter off.
+constexpr std::array<std::size_t, 3> kMorePageableBytes{8 * kMiB, 16 * kMiB, 96 * kMiB};
 constexpr int kMemcpySamples = 5;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
@@ -250,7 +252,9 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             std::to_string(kMemcpySamples) + "); with nothing else running: filling samples, collating them into a new batch's pages "
             "(page faults included, each batch freed on another CPU as the pin thread frees a worker's) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
-            "H2D copy (at " + format_size(kSmallBatchBytes) + " and " + format_size(kLargeBatchBytes) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
+            "H2D copy (at " + format_size(kSmallBatchBytes) + ", " + format_size(kMorePageableBytes[0]) + ", " +
+            format_size(kMorePageableBytes[1]) + ", " + format_size(kMorePageableBytes[2]) + " and " +
+            format_size(kLargeBatchBytes) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
             "freed written by a thread on another CPU), and what a batch's cudaHostAlloc with cudaFreeHost and its "
             "cudaHostRegister with cudaHostUnregister cost, while " +
             thread_counts_text(profile.under_load.others) + " other threads fill, collate into fresh buffers and free them, "
@@ -280,6 +284,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     struct Samples {
         std::vector<double> fill, first_touch, pin, pageable, pageable_large, pageable_small, free_us, host_alloc_us,
             host_register_us;
+        std::array<std::vector<double>, kMorePageableBytes.size()> pageable_more;
     };
     std::vector<Samples> samples(thread_counts.size());
     std::vector<double> pin_just_collated;
@@ -295,6 +300,8 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable_large.push_back(probe.pageable_h2d_gb_per_s(kLargeBatchBytes, BatchState::InMemory));
             at.pageable_small.push_back(probe.pageable_h2d_gb_per_s(kSmallBatchBytes, BatchState::InMemory));
+            for (std::size_t k = 0; k < kMorePageableBytes.size(); ++k)
+                at.pageable_more[k].push_back(probe.pageable_h2d_gb_per_s(kMorePageableBytes[k], BatchState::InMemory));
             at.free_us.push_back(measure_handed_over_free_us(kCalibrationBatchBytes, kMemcpySamples));
             // A batch's page locking and its undoing, as pin_mode alloc and register pay them per batch.
             const PinCosts alloc = probe.host_alloc_free_us(kCalibrationBatchBytes);
@@ -310,6 +317,8 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     curve = {};
     curve.pageable_h2d_large_bytes = static_cast<double>(kLargeBatchBytes);
     curve.pageable_h2d_small_bytes = static_cast<double>(kSmallBatchBytes);
+    for (const std::size_t more : kMorePageableBytes) curve.pageable_h2d_more_bytes.push_back(static_cast<double>(more));
+    curve.pageable_h2d_more.resize(kMorePageableBytes.size());
     const double alone_alloc_us = std::max(median(samples.front().host_alloc_us), 1e-3);
     const double alone_register_us = std::max(median(samples.front().host_register_us), 1e-3);
     const double alone_free_us = std::max(median(samples.front().free_us), 1e-3);
@@ -324,6 +333,9 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
                                            profile.h2d_pageable_gb_per_s.at(static_cast<double>(kLargeBatchBytes)));
         curve.pageable_h2d_small.push_back(median(std::move(at.pageable_small)) /
                                            profile.h2d_pageable_gb_per_s.at(static_cast<double>(kSmallBatchBytes)));
+        for (std::size_t k = 0; k < kMorePageableBytes.size(); ++k)
+            curve.pageable_h2d_more[k].push_back(median(std::move(at.pageable_more[k])) /
+                                                 profile.h2d_pageable_gb_per_s.at(static_cast<double>(kMorePageableBytes[k])));
         curve.free_pageable.push_back(median(std::move(at.free_us)) / alone_free_us);
         curve.host_alloc.push_back(median(std::move(at.host_alloc_us)) / alone_alloc_us);
         curve.host_register.push_back(median(std::move(at.host_register_us)) / alone_register_us);

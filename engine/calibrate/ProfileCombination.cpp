@@ -140,6 +140,27 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         for (const NamedProfile& p : profiles)
             if (!p.profile.under_load.pageable_h2d_small.empty())
                 out.under_load.pageable_h2d_small_bytes = p.profile.under_load.pageable_h2d_small_bytes;
+        const NamedProfile* more_first = nullptr;
+        for (const NamedProfile& p : profiles) {
+            const HostLoadCurve& curve = p.profile.under_load;
+            if (curve.pageable_h2d_more.empty()) continue;
+            if (more_first == nullptr) more_first = &p;
+            else if (curve.pageable_h2d_more_bytes != more_first->profile.under_load.pageable_h2d_more_bytes)
+                throw ConfigError(ConfigIssue{"host.under_load.pageable_h2d_more.sizes_bytes", p.label,
+                                              "a profile measured at the same sizes as " + more_first->label +
+                                                  " (calibrate both with the same pinscope)"});
+            out.under_load.pageable_h2d_more_bytes = more_first->profile.under_load.pageable_h2d_more_bytes;
+        }
+        for (std::size_t k = 0; k < out.under_load.pageable_h2d_more_bytes.size(); ++k) {
+            const std::string field = "host.under_load.pageable_h2d_more.factors[" + std::to_string(k) + "]";
+            const auto at_size = [k](const P& p) -> const std::vector<double>& {
+                static const std::vector<double> none;
+                const auto& more = p.under_load.pageable_h2d_more;
+                return k < more.size() ? more[k] : none;
+            };
+            out.under_load.pageable_h2d_more.push_back(
+                c.values(at_size, [](const P& p) -> const std::vector<double>& { return p.under_load.others; }, field, true));
+        }
         out.under_load.free_pageable = load(&HostLoadCurve::free_pageable, "free_pageable");
         out.under_load.host_alloc = load(&HostLoadCurve::host_alloc, "host_alloc");
         out.under_load.host_register = load(&HostLoadCurve::host_register, "host_register");

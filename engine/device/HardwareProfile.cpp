@@ -318,20 +318,23 @@ double MemoryThroughputCurve::share(const std::vector<double>& axis, const std::
 }
 
 double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
-    const double at_batch = at(others, pageable_h2d, others_now);
-    const double base = static_cast<double>(kCalibrationBatchBytes);
-    // The factor at `bytes` between calibrate's batch and another size measured, on a log size axis;
-    // the other's beyond it.
-    const auto toward = [&](const std::vector<double>& factors, double measured_bytes) {
-        const double at_measured = at(others, factors, others_now);
-        const double t = std::log2(bytes / base) / std::log2(measured_bytes / base);
-        return t >= 1 ? at_measured : at_batch + t * (at_measured - at_batch);
+    std::vector<std::pair<double, double>> points{
+        {static_cast<double>(kCalibrationBatchBytes), at(others, pageable_h2d, others_now)}};
+    const auto add = [&](double measured_bytes, const std::vector<double>& factors) {
+        if (!factors.empty() && measured_bytes > 0) points.emplace_back(measured_bytes, at(others, factors, others_now));
     };
-    if (bytes > base && !pageable_h2d_large.empty() && pageable_h2d_large_bytes > base)
-        return toward(pageable_h2d_large, pageable_h2d_large_bytes);
-    if (bytes < base && !pageable_h2d_small.empty() && pageable_h2d_small_bytes > 0 && pageable_h2d_small_bytes < base)
-        return toward(pageable_h2d_small, pageable_h2d_small_bytes);
-    return at_batch;
+    add(pageable_h2d_small_bytes, pageable_h2d_small);
+    add(pageable_h2d_large_bytes, pageable_h2d_large);
+    for (std::size_t i = 0; i < pageable_h2d_more_bytes.size() && i < pageable_h2d_more.size(); ++i)
+        add(pageable_h2d_more_bytes[i], pageable_h2d_more[i]);
+    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<double> sizes, factors;
+    for (const auto& [size, factor] : points)
+        if (sizes.empty() || size > sizes.back()) {  // a size measured twice: the first named above
+            sizes.push_back(size);
+            factors.push_back(factor);
+        }
+    return at_log_size(sizes, factors, bytes);
 }
 
 double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {
@@ -409,6 +412,15 @@ HardwareProfile profile_from_json(const json& json_profile) {
             curve.pageable_h2d_small = load.curve("pageable_h2d_small", kFactor, curve.others, axis).values;
             curve.pageable_h2d_small_bytes = load.number("pageable_h2d_small_bytes", kSize);
         }
+        if (load.has("pageable_h2d_more"))
+            for (const Reader& at_size : load.objects("pageable_h2d_more")) {
+                const double bytes = at_size.number("bytes", kSize);
+                if (!curve.pageable_h2d_more_bytes.empty() && bytes <= curve.pageable_h2d_more_bytes.back())
+                    reject(at_size.path_of("bytes"), describe(size_json(bytes)),
+                           "a size above the previous one (" + describe(size_json(curve.pageable_h2d_more_bytes.back())) + ")");
+                curve.pageable_h2d_more_bytes.push_back(bytes);
+                curve.pageable_h2d_more.push_back(at_size.curve("by_others", kFactor, curve.others, axis).values);
+            }
         curve.free_pageable = load.curve("free_pageable", kCostFactor, curve.others, axis).values;
         if (load.has("host_alloc")) curve.host_alloc = load.curve("host_alloc", kCostFactor, curve.others, axis).values;
         if (load.has("host_register"))
@@ -526,6 +538,9 @@ json to_json(const HardwareProfile& profile) {
             written["host"]["under_load"]["pageable_h2d_small"] = curve.pageable_h2d_small;
             written["host"]["under_load"]["pageable_h2d_small_bytes"] = curve.pageable_h2d_small_bytes;
         }
+        for (std::size_t k = 0; k < curve.pageable_h2d_more.size() && k < curve.pageable_h2d_more_bytes.size(); ++k)
+            written["host"]["under_load"]["pageable_h2d_more"].push_back(
+                json{{"bytes", size_json(curve.pageable_h2d_more_bytes[k])}, {"by_others", curve.pageable_h2d_more[k]}});
         if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
         if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;
         if (!curve.all_threads.empty())

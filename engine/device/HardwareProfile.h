@@ -66,7 +66,13 @@ struct HostLoadCurve {
     // H200 VM a worker's 1.5 MB batch took 1.4 times the model's staging with five workers busy.
     std::vector<double> pageable_h2d_small;
     double pageable_h2d_small_bytes = 0;
-    // The pageable H2D factor for a batch of `bytes` with `others` streaming.
+    // The same at further sizes (optional; calibrated before 2026-11-28: none): factors by `others`
+    // at each of `pageable_h2d_more_bytes`. On an H100 VM the three sizes above left the model's
+    // staging of workers' batches 10 to 25 % short from 7 to 26 MB and as much long from 58 to 94 MB.
+    std::vector<double> pageable_h2d_more_bytes;  // ascending
+    std::vector<std::vector<double>> pageable_h2d_more;
+    // The pageable H2D factor for a batch of `bytes` with `others` streaming: between the sizes
+    // measured on a log size axis, the nearest one's beyond them.
     double pageable_h2d_at(double others, double bytes) const;
     // Cost factor of freeing a batch (free_new_pages_us, free_pageable_us) against the same free
     // with none busy (1 with no others, but in profiles calibrated before 2026-11-26 evening).

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -82,13 +83,10 @@ public:
         return batch == BatchState::JustCollated ? 14.2 : 7.1;
     }
     double pageable_h2d_gb_per_s(std::size_t bytes, BatchState) override {
-        if (bytes < kCalibrationBatchBytes) {
-            small_pageable_sizes.push_back(bytes);
-            return small_pageable_sizes.size() % 2 == 1 ? 12.0 : 4.0;  // 12 GB/s alone, 4 with one other
-        }
-        if (bytes > kCalibrationBatchBytes) {
-            large_pageable_sizes.push_back(bytes);
-            return large_pageable_sizes.size() % 2 == 1 ? 6.0 : 3.0;  // 6 GB/s alone, 3 with one other
+        if (bytes != kCalibrationBatchBytes) {
+            const bool alone = ++pageable_calls_at[bytes] % 2 == 1;
+            if (bytes < kCalibrationBatchBytes) return alone ? 12.0 : 4.0;  // 12 GB/s alone, 4 with one other
+            return alone ? 6.0 : 3.0;                                       // 6 GB/s alone, 3 with one other
         }
         ++pageable_calls;
         return pageable_rates.empty() ? 18.0 : pageable_rates[std::min(pageable_calls - 1, pageable_rates.size() - 1)];
@@ -99,8 +97,7 @@ public:
     std::size_t hold_bytes = 0;
     std::vector<double> pageable_rates;  // one per call, the last repeated; empty: 18 GB/s
     std::size_t pageable_calls = 0;
-    std::vector<std::size_t> large_pageable_sizes;  // of the calls above calibrate's batch's size
-    std::vector<std::size_t> small_pageable_sizes;  // and below it
+    std::map<std::size_t, std::size_t> pageable_calls_at;  // by size, but calibrate's batch's
     std::vector<double> alloc_scales, register_scales;  // batch_scale's
     std::size_t alloc_calls = 0, register_calls = 0;
     PageLockingWaits waits{.free_host = true, .host_unregister = true};
@@ -202,22 +199,29 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     const double sweep = profile.h2d_pageable_gb_per_s.at(kCalibrationBatchBytes);
     EXPECT_EQ(probe.pageable_calls, 6u);
     EXPECT_EQ(curve.pageable_h2d, (std::vector<double>{9.0 / sweep, 4.5 / sweep}));
-    // And a batch far beyond the caches, against the sweep at its own size.
-    ASSERT_EQ(probe.large_pageable_sizes.size(), 6u);
-    EXPECT_EQ(probe.large_pageable_sizes.front(), std::size_t{256} << 20);
+    // And at five more sizes, each against the sweep at its own size: a batch far beyond the caches,
+    EXPECT_EQ(probe.pageable_calls_at, (std::map<std::size_t, std::size_t>{
+                                           {2 << 20, 6}, {8 << 20, 6}, {16 << 20, 6}, {96 << 20, 6}, {256 << 20, 6}}));
     EXPECT_EQ(curve.pageable_h2d_large_bytes, 256.0 * (1 << 20));
     const double large_sweep = profile.h2d_pageable_gb_per_s.at(curve.pageable_h2d_large_bytes);
     EXPECT_EQ(curve.pageable_h2d_large, (std::vector<double>{6.0 / large_sweep, 3.0 / large_sweep}));
     EXPECT_EQ(profile_from_json(to_json(profile)).under_load.pageable_h2d_large, curve.pageable_h2d_large);
-    // And a small batch, against the sweep at its size.
-    ASSERT_EQ(probe.small_pageable_sizes.size(), 6u);
-    EXPECT_EQ(probe.small_pageable_sizes.front(), std::size_t{2} << 20);
+    // a small batch,
     EXPECT_EQ(curve.pageable_h2d_small_bytes, 2.0 * (1 << 20));
     const double small_sweep = profile.h2d_pageable_gb_per_s.at(curve.pageable_h2d_small_bytes);
     EXPECT_EQ(curve.pageable_h2d_small, (std::vector<double>{12.0 / small_sweep, 4.0 / small_sweep}));
+    // and three between.
+    EXPECT_EQ(curve.pageable_h2d_more_bytes, (std::vector<double>{8 << 20, 16 << 20, 96 << 20}));
+    ASSERT_EQ(curve.pageable_h2d_more.size(), 3u);
+    const double sweep_at_16 = profile.h2d_pageable_gb_per_s.at(16 << 20);
+    const double sweep_at_96 = profile.h2d_pageable_gb_per_s.at(96 << 20);
+    EXPECT_EQ(curve.pageable_h2d_more[1], (std::vector<double>{12.0 / sweep_at_16, 4.0 / sweep_at_16}));
+    EXPECT_EQ(curve.pageable_h2d_more[2], (std::vector<double>{6.0 / sweep_at_96, 3.0 / sweep_at_96}));
     const HostLoadCurve read_back = profile_from_json(to_json(profile)).under_load;
     EXPECT_EQ(read_back.pageable_h2d_small, curve.pageable_h2d_small);
     EXPECT_EQ(read_back.pageable_h2d_small_bytes, curve.pageable_h2d_small_bytes);
+    EXPECT_EQ(read_back.pageable_h2d_more_bytes, curve.pageable_h2d_more_bytes);
+    EXPECT_EQ(read_back.pageable_h2d_more, curve.pageable_h2d_more);
     EXPECT_EQ(curve.memcpy_to_pinned, (std::vector<double>{0.5, 0.5}));  // the fake pins from memory at half speed
     for (const auto* factors : {&curve.fill, &curve.first_touch}) {
         ASSERT_EQ(factors->size(), 2u);

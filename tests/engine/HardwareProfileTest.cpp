@@ -236,6 +236,8 @@ json with_under_load(json profile) {
                                          {"first_touch", {1.0, 0.9, 0.6}},
                                          {"memcpy_to_pinned", {1.0, 0.8, 0.5}},
                                          {"pageable_h2d", {0.6, 0.5, 0.4}},
+                                         {"pageable_h2d_more", json::array({json{{"bytes", 8388608}, {"by_others", {0.5, 0.45, 0.4}}},
+                                                                            json{{"bytes", 100663296}, {"by_others", {0.9, 0.8, 0.7}}}})},
                                          {"free_pageable", {1.0, 1.5, 4.0}},
                                          {"all_threads", {{"threads", {1, 4, 16}},
                                                           {"copy_gb_per_s", {10.0, 25.0, 55.0}},
@@ -310,6 +312,12 @@ TEST(HostLoadCurve, InvalidCurvesNameTheField) {
     EXPECT_EQ(field_of_error("/host/under_load/memcpy_to_pinned/1", json(0)), "profile.host.under_load.memcpy_to_pinned[1]");
     EXPECT_EQ(field_of_error("/host/under_load/free_pageable/0", json(-1)), "profile.host.under_load.free_pageable[0]");
     EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d/2", json(3)), "profile.host.under_load.pageable_h2d[2]");
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_more/1/bytes", json(4194304)),
+              "profile.host.under_load.pageable_h2d_more[1].bytes");
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_more/0/by_others/1", json(0)),
+              "profile.host.under_load.pageable_h2d_more[0].by_others[1]");
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_more/1/by_others", json{0.9}),
+              "profile.host.under_load.pageable_h2d_more[1].by_others");
     EXPECT_EQ(field_of_error("/host/under_load/others/2", json(1)), "profile.host.under_load.others[2]");
     EXPECT_EQ(field_of_error("/host/under_load/others/1", json(0.5)), "profile.host.under_load.others[1]");
     EXPECT_EQ(field_of_error("/host/under_load/first_touch", json{1.0, 0.9}), "profile.host.under_load.first_touch");

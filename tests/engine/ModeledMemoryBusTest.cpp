@@ -253,6 +253,21 @@ TEST(ModeledMemoryBus, PageableStagingOfALargeOrSmallBatchSlowsByTheFactorMeasur
     EXPECT_DOUBLE_EQ(small_factor(kCalibrationBatchBytes), 0.5);
     EXPECT_NEAR(small_factor(std::sqrt(kCalibrationBatchBytes * curve.pageable_h2d_small_bytes)), 0.35, 1e-9);
     EXPECT_DOUBLE_EQ(small_factor(curve.pageable_h2d_large_bytes), 0.9) << "above calibrate's batch, the large size's";
+    // With sizes measured between, each its own, on a log size axis between neighbours.
+    curve.pageable_h2d_more_bytes = {8.0 * (1 << 20), 96.0 * (1 << 20)};
+    curve.pageable_h2d_more = {{1.0, 0.4}, {1.0, 0.8}};
+    ModeledMemoryBus with_more(curve);
+    const auto filling = with_more.use(ModeledMemoryBus::Traffic::Fill);
+    const auto more_factor = [&](double bytes) {
+        return with_more.use(ModeledMemoryBus::Traffic::PageableFromMemory, 0, bytes).factor();
+    };
+    EXPECT_DOUBLE_EQ(more_factor(curve.pageable_h2d_small_bytes), 0.2);
+    EXPECT_DOUBLE_EQ(more_factor(4.0 * (1 << 20)), 0.3) << "halfway between 2 and 8 MiB";
+    EXPECT_DOUBLE_EQ(more_factor(8.0 * (1 << 20)), 0.4);
+    EXPECT_DOUBLE_EQ(more_factor(kCalibrationBatchBytes), 0.5);
+    EXPECT_DOUBLE_EQ(more_factor(96.0 * (1 << 20)), 0.8);
+    EXPECT_NEAR(more_factor(std::sqrt(96.0 * (1 << 20) * curve.pageable_h2d_large_bytes)), 0.85, 1e-9);
+    EXPECT_DOUBLE_EQ(more_factor(1e12), 0.9);
     // Without the large size's factors, calibrate's batch's at every size.
     ModeledMemoryBus older(halving_curve());
     const auto busy = older.use(ModeledMemoryBus::Traffic::Fill);

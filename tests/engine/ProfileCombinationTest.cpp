@@ -88,6 +88,25 @@ TEST(ProfileCombination, ASmallBatchsStagingUnderLoadIsTheMedianOfTheProfilesTha
     EXPECT_EQ(combined.under_load.pageable_h2d_small_bytes, 2.0 * (1 << 20));
 }
 
+TEST(ProfileCombination, StagingAtMoreSizesIsTheMedianOfTheProfilesThatMeasuredItAtTheSameSizes) {
+    std::vector<NamedProfile> three = three_with_load_curves();
+    three[0].profile.under_load.pageable_h2d_more_bytes = three[1].profile.under_load.pageable_h2d_more_bytes = {8 << 20, 96 << 20};
+    three[0].profile.under_load.pageable_h2d_more = {{0.5, 0.25}, {1.0, 0.75}};
+    three[1].profile.under_load.pageable_h2d_more = {{0.75, 0.5}, {1.5, 0.5}};
+    const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
+    EXPECT_EQ(combined.under_load.pageable_h2d_more_bytes, (std::vector<double>{8 << 20, 96 << 20}));
+    EXPECT_EQ(combined.under_load.pageable_h2d_more, (std::vector<std::vector<double>>{{0.625, 0.375}, {1.25, 0.625}}));
+    three[2].profile.under_load.pageable_h2d_more_bytes = {16 << 20};
+    three[2].profile.under_load.pageable_h2d_more = {{1.0, 1.0}};
+    try {
+        (void)combine_profiles(three, "fleet", "...");
+        FAIL() << "profiles measured at other sizes were combined";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "host.under_load.pageable_h2d_more.sizes_bytes");
+        EXPECT_EQ(error.issue().value, three[2].label);
+    }
+}
+
 TEST(ProfileCombination, ThePipelinesCostsAreTheMediansOfTheProfilesThatMeasuredThem) {
     for (SizeCurve HardwareProfile::*member : {&HardwareProfile::pipeline_free_us,
                                                &HardwareProfile::pipeline_host_register_us,
