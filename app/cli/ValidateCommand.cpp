@@ -301,40 +301,63 @@ int ValidateCommand::execute() const {
               << (recorded ? std::string() : ", seed " + std::to_string(*seed)) << '\n';
     std::vector<ValidationCell> done;
     std::vector<CellRates> rates;
-    for (std::size_t k = 0; k < drawn.size() && !RunDriver::interrupted(); ++k) {
-        std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << " ... " << std::flush;
-        // The host as it is now, before the cell's runs (under a second): how far it has moved.
+    // A drawn pair's runs on the device alternate (run_groups): the host drifts over seconds
+    // (filling rates read before cells on one H100 VM ranged from 2.9 to 6.6 GB/s).
+    std::size_t first = 0;
+    for (const std::vector<std::size_t>& group : run_groups(drawn, earlier ? 1 : *repeat)) {
+        if (RunDriver::interrupted()) break;
+        const std::size_t count = *std::max_element(group.begin(), group.end()) - first + 1;
+        if (count == 2 && !earlier)
+            std::cerr << "cells " << first + 1 << " and " << first + 2 << " of " << drawn.size() << ", their runs alternating ...\n"
+                      << std::flush;
+        // The host as it is now, before the cells' runs (under a second): how far it has moved.
         const std::optional<HostReading> host = on_gpu ? std::optional<HostReading>(read_host()) : std::nullopt;
-        std::vector<double> real;
-        std::vector<double> real_host_us;
-        std::vector<StageTimes> real_stages;
-        for (std::size_t run = 0; !earlier && run < *repeat; ++run) {
+        std::vector<std::vector<double>> real(count), real_host_us(count);
+        std::vector<std::vector<StageTimes>> real_stages(count);
+        bool stopped = false;
+        for (std::size_t run = 0; !earlier && run < group.size(); ++run) {
+            const std::size_t k = group[run], j = k - first;
             const std::optional<SteadyFigures> figures = measure(drawn[k].config, device_, k);
-            if (!figures) break;
-            real.push_back(figures->batches_per_s);
-            if (figures->host_us_per_batch > 0) real_host_us.push_back(figures->host_us_per_batch);
-            real_stages.push_back(figures->stages);
+            if (!figures) {
+                stopped = true;
+                break;
+            }
+            real[j].push_back(figures->batches_per_s);
+            if (figures->host_us_per_batch > 0) real_host_us[j].push_back(figures->host_us_per_batch);
+            real_stages[j].push_back(figures->stages);
         }
-        const std::optional<SteadyFigures> emulated =
-            earlier || real.size() == *repeat ? measure(drawn[k].config, model.device(), k) : std::nullopt;
-        if (!emulated) {
-            std::cerr << "interrupted\n";
-            break;
+        for (std::size_t j = 0; j < count && !stopped; ++j) {
+            const std::size_t k = first + j;
+            const std::optional<SteadyFigures> emulated = measure(drawn[k].config, model.device(), k);
+            if (!emulated) {
+                stopped = true;
+                break;
+            }
+            CellRates cell =
+                with_emulated(earlier ? earlier->rates[k] : real_runs(real[j], emulated->batches_per_s), *emulated);
+            if (!earlier && !real_host_us[j].empty() && real_host_us[j].size() == real[j].size())
+                cell.real_host_us = median(real_host_us[j]);
+            if (!earlier) cell.real_stages = median_stage_times(real_stages[j]);
+            if (host) cell.host = host;
+            std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << ": "
+                      << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated)
+                      << " batches/s (" << format_error(cell)
+                      << (cell.real_count > 1 ? ", spread on " + printable(real_name) + " " +
+                                                    format_fixed(cell.real_spread * 100, 1) + " %"
+                                              : "")
+                      << ")\n";
+            done.push_back(drawn[k]);
+            rates.push_back(cell);
         }
-        CellRates cell = with_emulated(earlier ? earlier->rates[k] : real_runs(real, emulated->batches_per_s), *emulated);
-        if (!earlier && real_host_us.size() == real.size()) cell.real_host_us = median(real_host_us);
-        if (!earlier) cell.real_stages = median_stage_times(real_stages);
-        if (host) cell.host = host;
-        std::cerr << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated) << " batches/s ("
-                  << format_error(cell)
-                  << (cell.real_count > 1 ? ", spread on " + printable(real_name) + " " + format_fixed(cell.real_spread * 100, 1) + " %" : "")
-                  << ")\n";
-        done.push_back(drawn[k]);
-        rates.push_back(cell);
         // Whole and in place after every cell: a GPU validation takes minutes, and a run killed
         // (out of time on a lent machine, say) would otherwise leave none of them.
         if (!csv_path_.empty()) export_validation_csv(csv_path_, done, rates);
         if (!stages_path_.empty()) export_stage_csv(stages_path_, rates);
+        if (stopped) {
+            std::cerr << "interrupted\n";
+            break;
+        }
+        first += count;
     }
     if (RunDriver::interrupted())
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";

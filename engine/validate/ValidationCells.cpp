@@ -207,6 +207,20 @@ std::vector<ValidationCell> draw_cells(const LoaderConfig& base, std::size_t cou
     return cells;
 }
 
+std::vector<std::vector<std::size_t>> run_groups(const std::vector<ValidationCell>& cells, std::size_t repeat) {
+    std::vector<std::vector<std::size_t>> groups;
+    for (std::size_t first = 0; first < cells.size();) {
+        const bool paired = first + 1 < cells.size() && cells[first + 1].pair_of == static_cast<int>(first);
+        std::vector<std::size_t>& runs = groups.emplace_back();
+        for (std::size_t run = 0; run < repeat; ++run) {
+            runs.push_back(first);
+            if (paired) runs.push_back(first + 1);
+        }
+        first += paired ? 2 : 1;
+    }
+    return groups;
+}
+
 std::vector<CellPair> one_setting_pairs(const std::vector<ValidationCell>& cells) {
     std::vector<CellPair> pairs;
     for (std::size_t i = 0; i < cells.size(); ++i)
