@@ -308,7 +308,8 @@ int ValidateCommand::execute() const {
         if (RunDriver::interrupted()) break;
         const std::size_t count = *std::max_element(group.begin(), group.end()) - first + 1;
         if (count == 2 && !earlier)
-            std::cerr << "cells " << first + 1 << " and " << first + 2 << " of " << drawn.size() << ", their runs alternating ...\n"
+            std::cerr << "cells " << first + 1 << " and " << first + 2 << " of " << drawn.size()
+                      << ", their runs alternating ...\n"
                       << std::flush;
         // The host as it is now, before the cells' runs (under a second): how far it has moved.
         const std::optional<HostReading> host = on_gpu ? std::optional<HostReading>(read_host()) : std::nullopt;

@@ -334,8 +334,9 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
         curve.pageable_h2d_small.push_back(median(std::move(at.pageable_small)) /
                                            profile.h2d_pageable_gb_per_s.at(static_cast<double>(kSmallBatchBytes)));
         for (std::size_t k = 0; k < kMorePageableBytes.size(); ++k)
-            curve.pageable_h2d_more[k].push_back(median(std::move(at.pageable_more[k])) /
-                                                 profile.h2d_pageable_gb_per_s.at(static_cast<double>(kMorePageableBytes[k])));
+            curve.pageable_h2d_more[k].push_back(
+                median(std::move(at.pageable_more[k])) /
+                profile.h2d_pageable_gb_per_s.at(static_cast<double>(kMorePageableBytes[k])));
         curve.free_pageable.push_back(median(std::move(at.free_us)) / alone_free_us);
         curve.host_alloc.push_back(median(std::move(at.host_alloc_us)) / alone_alloc_us);
         curve.host_register.push_back(median(std::move(at.host_register_us)) / alone_register_us);

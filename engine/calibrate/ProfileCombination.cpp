@@ -152,14 +152,14 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
             out.under_load.pageable_h2d_more_bytes = more_first->profile.under_load.pageable_h2d_more_bytes;
         }
         for (std::size_t k = 0; k < out.under_load.pageable_h2d_more_bytes.size(); ++k) {
-            const std::string field = "host.under_load.pageable_h2d_more.factors[" + std::to_string(k) + "]";
+            const std::string field = "host.under_load.pageable_h2d_more[" + std::to_string(k) + "].by_others";
             const auto at_size = [k](const P& p) -> const std::vector<double>& {
                 static const std::vector<double> none;
                 const auto& more = p.under_load.pageable_h2d_more;
                 return k < more.size() ? more[k] : none;
             };
-            out.under_load.pageable_h2d_more.push_back(
-                c.values(at_size, [](const P& p) -> const std::vector<double>& { return p.under_load.others; }, field, true));
+            const auto others = [](const P& p) -> const std::vector<double>& { return p.under_load.others; };
+            out.under_load.pageable_h2d_more.push_back(c.values(at_size, others, field, true));
         }
         out.under_load.free_pageable = load(&HostLoadCurve::free_pageable, "free_pageable");
         out.under_load.host_alloc = load(&HostLoadCurve::host_alloc, "host_alloc");

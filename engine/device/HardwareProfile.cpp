@@ -415,9 +415,10 @@ HardwareProfile profile_from_json(const json& json_profile) {
         if (load.has("pageable_h2d_more"))
             for (const Reader& at_size : load.objects("pageable_h2d_more")) {
                 const double bytes = at_size.number("bytes", kSize);
-                if (!curve.pageable_h2d_more_bytes.empty() && bytes <= curve.pageable_h2d_more_bytes.back())
+                const std::vector<double>& before = curve.pageable_h2d_more_bytes;
+                if (!before.empty() && bytes <= before.back())
                     reject(at_size.path_of("bytes"), describe(size_json(bytes)),
-                           "a size above the previous one (" + describe(size_json(curve.pageable_h2d_more_bytes.back())) + ")");
+                           "a size above the previous one (" + describe(size_json(before.back())) + ")");
                 curve.pageable_h2d_more_bytes.push_back(bytes);
                 curve.pageable_h2d_more.push_back(at_size.curve("by_others", kFactor, curve.others, axis).values);
             }

@@ -90,7 +90,7 @@ TEST(ProfileCombination, ASmallBatchsStagingUnderLoadIsTheMedianOfTheProfilesTha
 
 TEST(ProfileCombination, StagingAtMoreSizesIsTheMedianOfTheProfilesThatMeasuredItAtTheSameSizes) {
     std::vector<NamedProfile> three = three_with_load_curves();
-    three[0].profile.under_load.pageable_h2d_more_bytes = three[1].profile.under_load.pageable_h2d_more_bytes = {8 << 20, 96 << 20};
+    for (const int k : {0, 1}) three[k].profile.under_load.pageable_h2d_more_bytes = {8 << 20, 96 << 20};
     three[0].profile.under_load.pageable_h2d_more = {{0.5, 0.25}, {1.0, 0.75}};
     three[1].profile.under_load.pageable_h2d_more = {{0.75, 0.5}, {1.5, 0.5}};
     const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
