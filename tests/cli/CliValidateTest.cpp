@@ -153,6 +153,7 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
               std::string::npos)
         << result.out;
     EXPECT_NE(result.out.find("pairs that differ in one setting: "), std::string::npos) << result.out;
+    EXPECT_NE(result.err.find("cells 5 and 6 of 6, their runs alternating"), std::string::npos) << result.err;
     // The host worked alike on both sides of every cell.
     EXPECT_NE(result.out.find("host stages (load and collate per batch as the host ran during each cell, "
                               "emulated:h100-pcie5 (model) against emulated:h100-pcie5): within 10 %: 6 of 6 (100.0 %) cells"),
