@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/ValidateCommand.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -18,6 +16,7 @@
 #include "app/cli/RunDriver.h"
 #include "app/cli/SweepTable.h"
 #include "app/cli/ValidateTable.h"
+#include "app/cli/ValidationPasses.h"
 #include "engine/calibrate/Calibration.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/DeviceChoice.h"
@@ -28,9 +27,6 @@
 #include "engine/validate/HostReading.h"
 #include "engine/validate/ValidationReport.h"
 #include "engine/text/UntrustedText.h"
-#include "engine/clock/SteadyClock.h"
-#include "engine/metrics/Median.h"
-#include "engine/validate/SteadyRate.h"
 #include "engine/validate/ValidationCsv.h"
 #include "engine/validate/RecordedValidation.h"
 #include "engine/files/InputFile.h"
@@ -49,56 +45,6 @@ std::optional<T> parse_number(const std::string& text) {
     if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
     return value;
 }
-
-// `cell` with the emulated device's figures from a run of it.
-CellRates with_emulated(CellRates cell, const SteadyFigures& emulated) {
-    cell.emulated = emulated.batches_per_s;
-    cell.emulated_host_us = emulated.host_us_per_batch;
-    cell.emulated_stages = emulated.stages;
-    return cell;
-}
-
-// The profile the emulated side runs, in a file that the device string names; a calibrated
-// profile goes to --profile-out, or to a temporary file removed at the end.
-class ModelProfile {
-public:
-    ModelProfile() = default;
-    ModelProfile(const ModelProfile&) = delete;
-    ModelProfile& operator=(const ModelProfile&) = delete;
-    ~ModelProfile() {
-        std::error_code ignored;
-        if (!temporary_.empty()) std::filesystem::remove(temporary_, ignored);
-    }
-    void use(std::string device, std::string name, HardwareProfile profile) {
-        device_ = std::move(device);
-        name_ = std::move(name);
-        profile_ = std::move(profile);
-    }
-    void write(const HardwareProfile& profile, const std::string& out) {
-        std::string path = out;
-        if (path.empty()) {
-            // Not named for the profile: a profile's name is any text its file gives.
-            static int written = 0;
-            path = (std::filesystem::temp_directory_path() /
-                    ("pinscope-validate-" + std::to_string(getpid()) + "-" + std::to_string(++written) + ".json"))
-                       .string();
-            temporary_ = path;
-        }
-        export_profile(path, profile);
-        device_ = "emulated:" + path;
-        name_ = "emulated:" + profile.name;
-        profile_ = profile;
-    }
-    const std::string& device() const { return device_; }
-    const std::string& name() const { return name_; }  // for the report's column
-    const HardwareProfile& profile() const { return profile_; }
-
-private:
-    std::string device_;
-    std::string name_;
-    HardwareProfile profile_;
-    std::string temporary_;
-};
 
 HardwareProfile calibrate_here(const std::string& device, const std::string& command_line) {
     std::unique_ptr<CalibrationProbe> probe;
@@ -278,88 +224,22 @@ int ValidateCommand::execute() const {
         }
     const std::string real_name = recorded ? "recorded" : device_;
 
-    // Figures over the last two thirds of each run (steady_figures): the pinned pool has warmed up
-    // by then. Unpaced: the emulated runs (modelled time) take less than their length.
-    RunDriver driver(nullptr, Measurement{*seconds * 2 / 3, true, RunClock::Pace::Unpaced});
-    const auto measure = [&](LoaderConfig config, const std::string& device,
-                             std::size_t k) -> std::optional<SteadyFigures> {
-        config.device = device;
-        try {
-            if (driver.run(config)) return std::nullopt;  // interrupted
-        } catch (const ConfigError& error) {
-            throw UsageError("cell " + std::to_string(k + 1) + " on " + printable(device) + ": " + error.what());
-        }
-        const RunSummary summary = driver.runner().summary();
-        if (!summary.error.empty())
-            throw std::runtime_error("cell " + std::to_string(k + 1) + " on " + printable(device) +
-                                     ": run failed: " + summary.error);
-        return steady_figures(*driver.runner().trace(), driver.runner().origin() + duration_ns(*seconds * 1e9 / 3));
-    };
+    CellMeasure runs(*seconds);
     std::cerr << "validating " << printable(model.device()) << " against "
               << (recorded ? "the figures in " + printable_path(against_) : printable(device_)) << ": " << drawn.size()
               << " cells of " << format_fixed(*seconds, 1) << " s"
               << (recorded ? std::string() : ", seed " + std::to_string(*seed)) << '\n';
-    std::vector<ValidationCell> done;
-    std::vector<CellRates> rates;
-    // A drawn pair's runs on the device alternate (run_groups): the host drifts over seconds
-    // (filling rates read before cells on one H100 VM ranged from 2.9 to 6.6 GB/s).
-    std::size_t first = 0;
-    for (const std::vector<std::size_t>& group : run_groups(drawn, earlier ? 1 : *repeat)) {
-        if (RunDriver::interrupted()) break;
-        const std::size_t count = *std::max_element(group.begin(), group.end()) - first + 1;
-        if (count == 2 && !earlier)
-            std::cerr << "cells " << first + 1 << " and " << first + 2 << " of " << drawn.size()
-                      << ", their runs alternating ...\n"
-                      << std::flush;
-        // The host as it is now, before the cells' runs (under a second): how far it has moved.
-        const std::optional<HostReading> host = on_gpu ? std::optional<HostReading>(read_host()) : std::nullopt;
-        std::vector<std::vector<double>> real(count), real_host_us(count);
-        std::vector<std::vector<StageTimes>> real_stages(count);
-        bool stopped = false;
-        for (std::size_t run = 0; !earlier && run < group.size(); ++run) {
-            const std::size_t k = group[run], j = k - first;
-            const std::optional<SteadyFigures> figures = measure(drawn[k].config, device_, k);
-            if (!figures) {
-                stopped = true;
-                break;
-            }
-            real[j].push_back(figures->batches_per_s);
-            if (figures->host_us_per_batch > 0) real_host_us[j].push_back(figures->host_us_per_batch);
-            real_stages[j].push_back(figures->stages);
-        }
-        for (std::size_t j = 0; j < count && !stopped; ++j) {
-            const std::size_t k = first + j;
-            const std::optional<SteadyFigures> emulated = measure(drawn[k].config, model.device(), k);
-            if (!emulated) {
-                stopped = true;
-                break;
-            }
-            CellRates cell =
-                with_emulated(earlier ? earlier->rates[k] : real_runs(real[j], emulated->batches_per_s), *emulated);
-            if (!earlier && !real_host_us[j].empty() && real_host_us[j].size() == real[j].size())
-                cell.real_host_us = median(real_host_us[j]);
-            if (!earlier) cell.real_stages = median_stage_times(real_stages[j]);
-            if (host) cell.host = host;
-            std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << ": "
-                      << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated)
-                      << " batches/s (" << format_error(cell)
-                      << (cell.real_count > 1 ? ", spread on " + printable(real_name) + " " +
-                                                    format_fixed(cell.real_spread * 100, 1) + " %"
-                                              : "")
-                      << ")\n";
-            done.push_back(drawn[k]);
-            rates.push_back(cell);
-        }
-        // Whole and in place after every cell: a GPU validation takes minutes, and a run killed
-        // (out of time on a lent machine, say) would otherwise leave none of them.
-        if (!csv_path_.empty()) export_validation_csv(csv_path_, done, rates);
-        if (!stages_path_.empty()) export_stage_csv(stages_path_, rates);
-        if (stopped) {
-            std::cerr << "interrupted\n";
-            break;
-        }
-        first += count;
-    }
+    CellPass pass;
+    pass.device = device_;
+    pass.real_name = real_name;
+    pass.repeat = *repeat;
+    pass.read_host_first = on_gpu;
+    pass.earlier = earlier ? &*earlier : nullptr;
+    pass.csv_path = csv_path_;
+    pass.stages_path = stages_path_;
+    const CellResults results = run_cells(runs, drawn, model, pass);
+    const std::vector<ValidationCell>& done = results.done;
+    const std::vector<CellRates>& rates = results.rates;
     if (RunDriver::interrupted())
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
 
@@ -367,55 +247,8 @@ int ValidateCommand::execute() const {
                                           host_reading_of(model.profile())) << std::flush;
     // Whether every cell drawn ran: what the trust may record, even if a stop comes in what follows.
     const bool every_cell_ran = !RunDriver::interrupted();
-    // The emulated side again with the host's rates as read before the cells: how much of the
-    // error is the host's state at the time rather than the model.
-    const std::vector<HostReading> readings = host_readings(rates);
-    const std::optional<HostReading> as_read =
-        readings.size() == done.size() ? median_reading(readings) : std::nullopt;
-    if (as_read && every_cell_ran) {
-        HardwareProfile read_here = with_host_rates(model.profile(), *as_read);
-        read_here.name += "-host-as-read";
-        ModelProfile host_as_read;
-        host_as_read.write(read_here, "");
-        std::cerr << "the " << done.size() << " cells again on the model with the host's rates as read before them\n";
-        std::vector<CellRates> again;
-        for (std::size_t k = 0; k < done.size() && !RunDriver::interrupted(); ++k) {
-            const std::optional<SteadyFigures> emulated = measure(done[k].config, host_as_read.device(), k);
-            if (!emulated) break;
-            again.push_back(with_emulated(rates[k], *emulated));
-        }
-        if (again.size() == done.size())
-            std::cout << '\n'
-                      << format_host_as_read_report(done, again, printable(real_name), *as_read,
-                                                    host_reading_of(model.profile()))
-                      << std::flush;
-    }
-    // Each cell once more with the host as the real device ran it in that cell (its load and collate
-    // per batch, steady_figures): not a prediction, as the cell's own figures go in, but what is left
-    // is the rest of the model. Two rounds: the host's work is not all rates (CPU time per sample).
-    const bool host_timed = std::all_of(rates.begin(), rates.end(), [](const CellRates& cell) {
-        return cell.real_host_us > 0 && cell.emulated_host_us > 0;
-    });
-    if (every_cell_ran && host_timed && !RunDriver::interrupted()) {
-        std::cerr << "the " << done.size() << " cells again, each with the host as it ran in that cell on "
-                  << printable(real_name) << '\n';
-        std::vector<CellRates> as_ran;
-        for (std::size_t k = 0; k < done.size(); ++k) {
-            double speed = rates[k].emulated_host_us / rates[k].real_host_us;
-            std::optional<SteadyFigures> emulated;
-            for (int round = 0; round < 2 && !RunDriver::interrupted(); ++round) {
-                ModelProfile sped;
-                sped.write(with_host_speed(model.profile(), speed), "");
-                emulated = measure(done[k].config, sped.device(), k);
-                if (!emulated) break;
-                if (emulated->host_us_per_batch > 0) speed *= emulated->host_us_per_batch / rates[k].real_host_us;
-            }
-            if (!emulated) break;
-            as_ran.push_back(with_emulated(rates[k], *emulated));
-        }
-        if (as_ran.size() == done.size())
-            std::cout << '\n' << format_host_as_ran_report(done, as_ran, printable(real_name)) << std::flush;
-    }
+    if (every_cell_ran) report_host_as_read(runs, model, results, real_name);
+    if (every_cell_ran) report_host_as_ran(runs, model, results, real_name);
     // What was found goes into the profile's trust: only a validation of every cell drawn.
     if (every_cell_ran && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
         const ValidationSummary summary = summarize_validation(done, rates);
@@ -439,7 +272,8 @@ int ValidateCommand::execute() const {
         found.within_15 = summary.within_15;
         found.pairs_agreeing = summary.pairs_agreeing;
         found.pairs_counted = summary.pairs_counted;
-        if (const std::optional<HostSpeed> speed = host_speed_against(readings, host_reading_of(model.profile()))) {
+        if (const std::optional<HostSpeed> speed =
+                host_speed_against(host_readings(rates), host_reading_of(model.profile()))) {
             found.host_slowest = speed->slowest;
             found.host_fastest = speed->fastest;
         }
