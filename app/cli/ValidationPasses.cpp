@@ -83,10 +83,9 @@ CellResults run_cells(CellMeasure& runs, const std::vector<ValidationCell>& draw
     CellResults results;
     // A drawn pair's runs on the device alternate (run_groups): the host drifts over seconds
     // (filling rates read before cells on one H100 VM ranged from 2.9 to 6.6 GB/s).
-    std::size_t first = 0;
-    for (const std::vector<std::size_t>& group : run_groups(drawn, pass.earlier ? 1 : pass.repeat)) {
+    for (const RunGroup& group : run_groups(drawn, pass.earlier ? 1 : pass.repeat)) {
         if (RunDriver::interrupted()) break;
-        const std::size_t count = *std::max_element(group.begin(), group.end()) - first + 1;
+        const std::size_t first = group.first, count = group.cells;
         if (count == 2 && !pass.earlier)
             std::cerr << "cells " << first + 1 << " and " << first + 2 << " of " << drawn.size()
                       << ", their runs alternating ...\n"
@@ -96,8 +95,8 @@ CellResults run_cells(CellMeasure& runs, const std::vector<ValidationCell>& draw
         std::vector<std::vector<double>> real(count), real_host_us(count);
         std::vector<std::vector<StageTimes>> real_stages(count);
         bool stopped = false;
-        for (std::size_t run = 0; !pass.earlier && run < group.size(); ++run) {
-            const std::size_t k = group[run], j = k - first;
+        for (std::size_t run = 0; !pass.earlier && run < group.runs.size(); ++run) {
+            const std::size_t k = group.runs[run], j = k - first;
             const std::optional<SteadyFigures> figures = runs.measure(drawn[k].config, pass.device, k);
             if (!figures) {
                 stopped = true;
@@ -138,7 +137,6 @@ CellResults run_cells(CellMeasure& runs, const std::vector<ValidationCell>& draw
             std::cerr << "interrupted\n";
             break;
         }
-        first += count;
     }
     return results;
 }

@@ -51,6 +51,14 @@ constexpr int kMemcpySamples = 5;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
 
+// Where calibrate times a worker's pageable copy under load besides its own batch, ascending.
+std::vector<std::size_t> pageable_sizes_besides_calibrates() {
+    std::vector<std::size_t> sizes{kSmallBatchBytes};
+    sizes.insert(sizes.end(), kMorePageableBytes.begin(), kMorePageableBytes.end());
+    sizes.push_back(kLargeBatchBytes);
+    return sizes;
+}
+
 std::string waits_text(const PageLockingWaits& waits) {
     std::string text;
     for (auto [name, flag] : {std::pair{"cudaHostAlloc", waits.host_alloc}, std::pair{"cudaFreeHost", waits.free_host},
@@ -252,9 +260,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             std::to_string(kMemcpySamples) + "); with nothing else running: filling samples, collating them into a new batch's pages "
             "(page faults included, each batch freed on another CPU as the pin thread frees a worker's) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
-            "H2D copy (at " + format_size(kSmallBatchBytes) + ", " + format_size(kMorePageableBytes[0]) + ", " +
-            format_size(kMorePageableBytes[1]) + ", " + format_size(kMorePageableBytes[2]) + " and " +
-            format_size(kLargeBatchBytes) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
+            "H2D copy (at " + format_size_list(pageable_sizes_besides_calibrates()) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
             "freed written by a thread on another CPU), and what a batch's cudaHostAlloc with cudaFreeHost and its "
             "cudaHostRegister with cudaHostUnregister cost, while " +
             thread_counts_text(profile.under_load.others) + " other threads fill, collate into fresh buffers and free them, "

@@ -66,9 +66,10 @@ struct HostLoadCurve {
     // H200 VM a worker's 1.5 MB batch took 1.4 times the model's staging with five workers busy.
     std::vector<double> pageable_h2d_small;
     double pageable_h2d_small_bytes = 0;
-    // The same at further sizes (optional; calibrated before 2026-11-28: none): factors by `others`
-    // at each of `pageable_h2d_more_bytes`. On an H100 VM the three sizes above left the model's
-    // staging of workers' batches 10 to 25 % short from 7 to 26 MB and as much long from 58 to 94 MB.
+    // The same at further sizes (optional; calibrated before 2026-11-27 evening: none): factors by
+    // `others` at each of `pageable_h2d_more_bytes`. On an H100 VM the three sizes above left the
+    // model's staging of workers' batches 10 % short in median from 7 to 27 MB (0.75 to 1.11 of the
+    // GPU's time) and 14 % long from 55 to 100 MB (0.96 to 1.23).
     std::vector<double> pageable_h2d_more_bytes;  // ascending
     std::vector<std::vector<double>> pageable_h2d_more;
     // The pageable H2D factor for a batch of `bytes` with `others` streaming: between the sizes

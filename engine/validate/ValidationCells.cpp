@@ -207,16 +207,14 @@ std::vector<ValidationCell> draw_cells(const LoaderConfig& base, std::size_t cou
     return cells;
 }
 
-std::vector<std::vector<std::size_t>> run_groups(const std::vector<ValidationCell>& cells, std::size_t repeat) {
-    std::vector<std::vector<std::size_t>> groups;
+std::vector<RunGroup> run_groups(const std::vector<ValidationCell>& cells, std::size_t repeat) {
+    std::vector<RunGroup> groups;
     for (std::size_t first = 0; first < cells.size();) {
         const bool paired = first + 1 < cells.size() && cells[first + 1].pair_of == static_cast<int>(first);
-        std::vector<std::size_t>& runs = groups.emplace_back();
-        for (std::size_t run = 0; run < repeat; ++run) {
-            runs.push_back(first);
-            if (paired) runs.push_back(first + 1);
-        }
-        first += paired ? 2 : 1;
+        RunGroup& group = groups.emplace_back(RunGroup{first, paired ? 2u : 1u, {}});
+        for (std::size_t run = 0; run < repeat; ++run)
+            for (std::size_t k = first; k < first + group.cells; ++k) group.runs.push_back(k);
+        first += group.cells;
     }
     return groups;
 }

@@ -63,10 +63,16 @@ struct CellPair {
 };
 std::vector<CellPair> one_setting_pairs(const std::vector<ValidationCell>& cells);
 
-// The runs on the device, as cell indices, one group per cell or drawn pair in the cells' order:
-// each cell `repeat` times, a pair's two alternating (A B A B), so that the host's drift over
-// seconds falls on both alike rather than on the setting they differ in.
-std::vector<std::vector<std::size_t>> run_groups(const std::vector<ValidationCell>& cells, std::size_t repeat);
+// The runs on the device, one group per cell or drawn pair in the cells' order: each cell `repeat`
+// times, a pair's two alternating (A B A B), so that the host's drift over seconds falls on both
+// alike rather than on the setting they differ in.
+struct RunGroup {
+    std::size_t first = 0;            // the group's first cell
+    std::size_t cells = 1;            // 1, or 2 for a pair
+    std::vector<std::size_t> runs;    // cell indices, in the order they run
+    bool operator==(const RunGroup&) const = default;
+};
+std::vector<RunGroup> run_groups(const std::vector<ValidationCell>& cells, std::size_t repeat);
 
 // The setting's value in `config`, as the table shows it: "4", "f32", "3x224x224", "on", "alloc".
 std::string setting_value(const LoaderConfig& config, CellSetting setting);

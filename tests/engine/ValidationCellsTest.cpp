@@ -106,12 +106,13 @@ TEST(ValidationCells, EverySecondCellChangesExactlyOneSettingOfTheFirst) {
 // A pair's runs alternate, so that the host drifting over its seconds does not pass for the setting.
 TEST(ValidationCells, APairsRunsAlternateAndEveryCellRunsRepeatTimesInOrder) {
     const auto five = draw_cells(base(), 5, 3);  // two pairs and a cell alone
-    using Groups = std::vector<std::vector<std::size_t>>;
-    EXPECT_EQ(run_groups(five, 2), (Groups{{0, 1, 0, 1}, {2, 3, 2, 3}, {4, 4}}));
-    EXPECT_EQ(run_groups(five, 1), (Groups{{0, 1}, {2, 3}, {4}}));
+    using Groups = std::vector<RunGroup>;
+    EXPECT_EQ(run_groups(five, 2), (Groups{{0, 2, {0, 1, 0, 1}}, {2, 2, {2, 3, 2, 3}}, {4, 1, {4, 4}}}));
+    EXPECT_EQ(run_groups(five, 1), (Groups{{0, 2, {0, 1}}, {2, 2, {2, 3}}, {4, 1, {4}}}));
     auto unpaired = five;
     unpaired[3].pair_of = -1;  // as in a recording whose second cell was not drawn as a pair
-    EXPECT_EQ(run_groups(unpaired, 3), (Groups{{0, 1, 0, 1, 0, 1}, {2, 2, 2}, {3, 3, 3}, {4, 4, 4}}));
+    EXPECT_EQ(run_groups(unpaired, 3),
+              (Groups{{0, 2, {0, 1, 0, 1, 0, 1}}, {2, 1, {2, 2, 2}}, {3, 1, {3, 3, 3}}, {4, 1, {4, 4, 4}}}));
     EXPECT_TRUE(run_groups({}, 2).empty());
 }
 
