@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/calibrate/PipelineCosts.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -8,6 +9,7 @@
 #include "engine/clock/SteadyClock.h"
 #include "engine/config/ConfigError.h"
 #include "engine/device/Device.h"
+#include "engine/metrics/IntervalSet.h"
 #include "engine/metrics/Median.h"
 #include "engine/runner/Runner.h"
 #include "engine/text/TextFormat.h"
@@ -37,6 +39,9 @@ CostRun run_for(PipelineCost cost) {
         case PipelineCost::HostRegister:
             return {"pipeline cudaHostRegister", PinMode::Register, 0, Stage::Pin, LaneKind::Consumer};
         case PipelineCost::HostAlloc: return {"pipeline cudaHostAlloc", PinMode::Alloc, 0, Stage::Alloc, LaneKind::Consumer};
+        case PipelineCost::HostAllocWithWorkers:
+            return {"pipeline cudaHostAlloc with workers", PinMode::Alloc, kAllocWorkers, Stage::Alloc,
+                    LaneKind::PinThread};
     }
     throw std::invalid_argument("unknown pipeline cost");
 }
@@ -73,10 +78,37 @@ std::vector<std::size_t> sizes_for(PipelineCost cost, bool quick) {
     return {2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
 }
 
+bool alloc_waits_for_free(const DriverLock& lock) {
+    return lock.during_free_host.host_alloc || lock.while_free_waits.host_alloc;
+}
+
+// When the consumer's cudaFreeHost calls (pin_mode alloc) ran.
+IntervalSet consumer_frees(const std::vector<Span>& spans) {
+    IntervalSet frees;
+    for (const Span& span : spans)
+        if (span.stage == Stage::Free && span.lane.kind == LaneKind::Consumer) frees.add(span.start, span.end);
+    return frees;
+}
+
 }  // namespace
 
+std::optional<double> median_cost_us(const std::vector<Span>& spans, PipelineCost cost, TimeNs settled,
+                                     const DriverLock& driver_lock) {
+    const CostRun run = run_for(cost);
+    // Time the call spent behind another thread's call, which the model charges itself.
+    const IntervalSet held = cost == PipelineCost::HostAllocWithWorkers && alloc_waits_for_free(driver_lock)
+                                 ? consumer_frees(spans)
+                                 : IntervalSet{};
+    std::vector<double> spans_us;
+    for (const Span& span : spans)
+        if (span.stage == run.stage && span.lane.kind == run.lane && span.start >= settled)
+            spans_us.push_back(static_cast<double>(span.duration() - held.length_in(span.start, span.end)) / 1e3);
+    if (spans_us.empty()) return std::nullopt;
+    return median(std::move(spans_us));
+}
+
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
-                                    double seconds) {
+                                    double seconds, const DriverLock& driver_lock) {
     const CostRun run = run_for(cost);
     SizeCurve curve;
     for (const std::size_t bytes : sizes) {
@@ -96,25 +128,24 @@ SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost
         TraceDelta delta;
         reader.poll(delta);
         const TimeNs settled = runner.origin() + duration_ns(seconds * 1e9 / 3);
-        std::vector<double> spans_us;
-        for (const Span& span : delta.spans)
-            if (span.stage == run.stage && span.lane.kind == run.lane && span.start >= settled)
-                spans_us.push_back(static_cast<double>(span.duration()) / 1e3);
-        if (spans_us.empty())
+        const std::optional<double> us = median_cost_us(delta.spans, cost, settled, driver_lock);
+        if (!us)
             throw std::runtime_error(std::string(run.what) + " at " + format_size(bytes) +
                                      ": the run made no such call after its first third");
         curve.sizes_bytes.push_back(static_cast<double>(bytes));
-        curve.values.push_back(median(std::move(spans_us)));
+        curve.values.push_back(*us);
     }
     return curve;
 }
 
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile) {
     const double seconds = quick ? kQuickSeconds : kSeconds;
-    for (const auto& [cost, curve] : {std::pair{PipelineCost::FreeWorkersBatch, &profile.pipeline_free_us},
-                                      std::pair{PipelineCost::HostRegister, &profile.pipeline_host_register_us},
-                                      std::pair{PipelineCost::HostAlloc, &profile.pipeline_host_alloc_us}})
-        *curve = measure_pipeline_costs_us(device, cost, sizes_for(cost, quick), seconds);
+    for (const auto& [cost, curve] :
+         {std::pair{PipelineCost::FreeWorkersBatch, &profile.pipeline_free_us},
+          std::pair{PipelineCost::HostRegister, &profile.pipeline_host_register_us},
+          std::pair{PipelineCost::HostAlloc, &profile.pipeline_host_alloc_us},
+          std::pair{PipelineCost::HostAllocWithWorkers, &profile.pipeline_host_alloc_workers_us}})
+        *curve = measure_pipeline_costs_us(device, cost, sizes_for(cost, quick), seconds, profile.driver_lock);
 }
 
 std::string pipeline_costs_text(const HardwareProfile& profile, const std::string& device, bool quick) {
@@ -125,6 +156,10 @@ std::string pipeline_costs_text(const HardwareProfile& profile, const std::strin
     add(profile.pipeline_free_us, "the pin thread's frees of workers' batches (pin_mode pool, 2 workers)");
     add(profile.pipeline_host_register_us, "a batch's cudaHostRegister (pin_mode register, no workers)");
     add(profile.pipeline_host_alloc_us, "a batch's cudaHostAlloc (pin_mode alloc, no workers)");
+    add(profile.pipeline_host_alloc_workers_us,
+        "the same with " + std::to_string(kAllocWorkers) + " workers (on the pin thread" +
+            (alloc_waits_for_free(profile.driver_lock) ? ", less its waits for the consumer's cudaFreeHost)"
+                                                       : ")"));
     if (measured.empty()) return "";
     std::string text = "In short runs of the pipeline on " + device + " with the real host, " +
                        format_fixed(quick ? kQuickSeconds : kSeconds, 1) +

@@ -5,10 +5,12 @@
 // what freeing the same size alone took, and no probe without the pipeline reproduced it; a
 // batch's cudaHostRegister took 1.1 to 2.0 times the probe's on one VM, 0.65 to 1.3 on another.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/device/HardwareProfile.h"
+#include "engine/trace/Span.h"
 
 namespace pinscope {
 
@@ -20,20 +22,38 @@ enum class PipelineCost {
     HostRegister,
     // cudaHostAlloc of a batch's page-locked block (pin_mode alloc).
     HostAlloc,
+    // The same with loader workers running (pin_mode alloc, kAllocWorkers of them; the pin thread
+    // makes the call). In validate's cells on three H100 VMs (2026-11-27), with one to eight
+    // workers, a 3 to 10 MB batch's took 1.2 to 2.9 times HostAlloc's figure at its size and a 14
+    // to 56 MB batch's 0.65 to 1.0 times, where the model, from the probe's under-load factor,
+    // charged 0.54 to 1.47 times whatever the size.
+    HostAllocWithWorkers,
 };
 
+// How many loader workers run while HostAllocWithWorkers is timed.
+inline constexpr int kAllocWorkers = 4;
+
 // The pipeline on `device` (a CUDA device, or the emulated one in tests) with the real host,
-// batches of each of `sizes` (multiples of 16 KiB), `seconds` per size. The page-locking calls are
-// timed with no workers, so that no other thread holds the driver while they run: their spans are
-// the calls alone, where the pipeline makes them. Each point is the median span after the run's
-// first third, in us; a size whose run would lock more than the default pinned budget (a quarter
+// batches of each of `sizes` (multiples of 16 KiB), `seconds` per size. HostRegister and HostAlloc
+// are timed with no workers, so that no other thread holds the driver while they run: their spans
+// are the calls alone, where the pipeline makes them. HostAllocWithWorkers's spans are the pin
+// thread's, less the time each overlapped a cudaFreeHost of the consumer's where `driver_lock`
+// says a cudaHostAlloc waits for one (the model adds that wait itself). Each point is the median
+// span after the run's first third, in us (median_cost_us); a size whose run would lock more than the default pinned budget (a quarter
 // of physical memory) is left out. Throws DeviceError when the device fails or a run ends in an
 // error, and std::runtime_error when a size's run made no such call after its first third.
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
-                                    double seconds);
+                                    double seconds, const DriverLock& driver_lock = {});
+
+// What one run's spans say `cost` is: the median, in us, of its calls that began at `settled` or
+// later (for HostAllocWithWorkers, each less its waits behind the consumer's frees, as above);
+// none when no such call began then.
+std::optional<double> median_cost_us(const std::vector<Span>& spans, PipelineCost cost, TimeNs settled,
+                                     const DriverLock& driver_lock);
 
 // Calibrate's step: each cost on `device` at its sizes, 1.5 s a size (quick: 2 and 32 MiB, 0.6 s),
-// into the profile's pipeline_free_us, pipeline_host_register_us and pipeline_host_alloc_us.
+// into the profile's pipeline_free_us, pipeline_host_register_us, pipeline_host_alloc_us and
+// pipeline_host_alloc_workers_us (using its driver_lock, which calibrate measured before).
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile);
 
 // What that step measured, as a sentence or two of the profile's source; empty where it did not run.

@@ -119,6 +119,8 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
     out.pipeline_free_us = c.curve(&P::pipeline_free_us, "host.pipeline_free_us", true);
     out.pipeline_host_register_us = c.curve(&P::pipeline_host_register_us, "host.pipeline_host_register_us", true);
     out.pipeline_host_alloc_us = c.curve(&P::pipeline_host_alloc_us, "host.pipeline_host_alloc_us", true);
+    out.pipeline_host_alloc_workers_us =
+        c.curve(&P::pipeline_host_alloc_workers_us, "host.pipeline_host_alloc_workers_us", true);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },

@@ -81,6 +81,10 @@ public:
     // Where later page-locked allocations and registrations put their pages; called before
     // prepare(), while nothing allocates. Blocks allocated before keep their pages.
     virtual void set_pinned_placement(const PinnedPlacement& placement) = 0;
+    // How many loader workers the run segment has (0: the consumer makes every batch); called
+    // before prepare(), while nothing allocates. The emulated device charges a cudaHostAlloc as
+    // calibrate timed it with workers running; a real GPU pays what the machine makes it pay.
+    virtual void set_loader_workers(int workers) = 0;
     // Thread-safe: workers and the pin thread allocate while the consumer copies.
     virtual PinnedAllocation allocate_pinned(std::size_t bytes) = 0;
     virtual void free_pinned(const PinnedAllocation& allocation) = 0;

@@ -277,6 +277,12 @@ struct HardwareProfile {
     // in the JSON ("host.pipeline_host_register_us", "host.pipeline_host_alloc_us"; older: absent).
     SizeCurve pipeline_host_register_us;
     SizeCurve pipeline_host_alloc_us;
+    // cudaHostAlloc of a batch with loader workers running (calibrate's run with four, less the
+    // call's waits for the consumer's frees), which the model charges instead, as it is, in a run
+    // with workers: on the H100 VMs workers made a small batch's cost more and a large one's less,
+    // running or idle, than the probe's factors under load said. Optional in the JSON
+    // ("host.pipeline_host_alloc_workers_us"; calibrated before 2026-11-28: absent).
+    SizeCurve pipeline_host_alloc_workers_us;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
 

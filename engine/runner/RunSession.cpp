@@ -232,6 +232,7 @@ void RunSession::run_segments() {
     while (true) {
         keep_time_for(config);
         apply_numa_plan(config);
+        device_.device->set_loader_workers(config.num_workers);
         device_.device->prepare(config.batch_bytes());
         auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus, stop_.get_token(),
                                    model_lag_);

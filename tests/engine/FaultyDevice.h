@@ -17,6 +17,7 @@ public:
     DeviceInfo info() const override { return inner_.info(); }
     void prepare(std::size_t bytes) override { inner_.prepare(bytes); }
     void set_pinned_placement(const PinnedPlacement& placement) override { inner_.set_pinned_placement(placement); }
+    void set_loader_workers(int workers) override { inner_.set_loader_workers(workers); }
     PinnedAllocation allocate_pinned(std::size_t bytes) override { return inner_.allocate_pinned(bytes); }
     void free_pinned(const PinnedAllocation& a) override { inner_.free_pinned(a); }
     bool register_host(void* p, std::size_t b) override { return inner_.register_host(p, b); }

@@ -274,7 +274,8 @@ TEST(HardwareProfile, ThePipelinesFreeAndPageLockingCostsRoundTripAndAreOptional
     const std::pair<const char*, SizeCurve HardwareProfile::*> costs[] = {
         {"pipeline_free_us", &HardwareProfile::pipeline_free_us},
         {"pipeline_host_register_us", &HardwareProfile::pipeline_host_register_us},
-        {"pipeline_host_alloc_us", &HardwareProfile::pipeline_host_alloc_us}};
+        {"pipeline_host_alloc_us", &HardwareProfile::pipeline_host_alloc_us},
+        {"pipeline_host_alloc_workers_us", &HardwareProfile::pipeline_host_alloc_workers_us}};
     for (const auto& [key, member] : costs) {
         json original = builtin_json(kDefaultProfile);
         EXPECT_TRUE((profile_from_json(original).*member).empty()) << key;

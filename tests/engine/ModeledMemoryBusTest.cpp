@@ -288,9 +288,10 @@ struct PageLockingHolds {
     std::vector<double> loaded;
 };
 
-PageLockingHolds page_locking_holds_us(const HardwareProfile& profile, std::size_t bytes) {
+PageLockingHolds page_locking_holds_us(const HardwareProfile& profile, std::size_t bytes, int loader_workers = 0) {
     auto bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
     EmulatedDevice device(profile, HostMode::Modeled, bus);
+    device.set_loader_workers(loader_workers);
     RunClock clock(0, RunClock::Pace::Unpaced, true);
     const ClockScope scope(&clock);
     clock.set_modelled(true);
@@ -356,6 +357,27 @@ TEST(ModeledMemoryBus, ABatchsPageLockingCostsWhatCalibrateMeasuredInTheRunningP
     EXPECT_NEAR(large.alone[3], probe_large.alone[3], 0.002);
     const PageLockingHolds small = page_locking_holds_us(profile, 1 << 20);
     for (std::size_t call = 0; call < 4; ++call) EXPECT_NEAR(small.alone[call], probe_small.alone[call], 0.002) << call;
+}
+
+// In a run with workers, a batch's cudaHostAlloc costs what calibrate measured in a pipeline with
+// workers, as it is: the workers' effect is in that figure, whether they stream or not. Without
+// workers, or below that curve's smallest batch, it costs what it did.
+TEST(ModeledMemoryBus, WithWorkersABatchsAllocCostsWhatCalibrateMeasuredWithWorkersRunning) {
+    HardwareProfile profile = contended_profile();
+    profile.under_load.host_alloc = {1.0, 3.0};
+    profile.pipeline_host_alloc_us = SizeCurve{{2 << 20}, {700.0}};
+    const PageLockingHolds no_curve = page_locking_holds_us(profile, 4 << 20, 4);
+    profile.pipeline_host_alloc_workers_us = SizeCurve{{2 << 20, 8 << 20}, {2000.0, 5000.0}};
+    const PageLockingHolds with_workers = page_locking_holds_us(profile, 4 << 20, 4);
+    EXPECT_NEAR(with_workers.alone[0], 3500.0, 1e-3);  // halfway on a log size axis
+    EXPECT_NEAR(with_workers.loaded[0], 3500.0, 1e-3) << "not slowed again by the others streaming";
+    EXPECT_NEAR(with_workers.alone[1], no_curve.alone[1], 0.002) << "cudaFreeHost is the probe's still";
+    const PageLockingHolds none = page_locking_holds_us(profile, 4 << 20, 0);
+    EXPECT_NEAR(none.alone[0], 1400.0, 1e-3);
+    EXPECT_NEAR(none.loaded[0], 3 * 1400.0, 0.002);
+    const PageLockingHolds small = page_locking_holds_us(profile, 1 << 20, 4);
+    EXPECT_NEAR(small.alone[0], profile.host_alloc_us.scaled_at(1 << 20), 1e-3);
+    EXPECT_NEAR(no_curve.alone[0], 1400.0, 1e-3);
 }
 
 }  // namespace

@@ -52,6 +52,7 @@ public:
     DeviceInfo info() const override { return info_; }
     void prepare(std::size_t max_batch_bytes) override;
     void set_pinned_placement(const PinnedPlacement& placement) override { placement_ = placement; }
+    void set_loader_workers(int) override {}
     PinnedAllocation allocate_pinned(std::size_t bytes) override;
     void free_pinned(const PinnedAllocation& allocation) override;
     bool register_host(void* ptr, std::size_t bytes) override;

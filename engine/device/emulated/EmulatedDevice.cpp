@@ -150,9 +150,16 @@ void EmulatedDevice::leave_page_locking(DriverCall call, TimeNs begin, double co
 }
 
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
-    // Page locking costs more while modelled threads stream (calibrate's under-load factors).
-    const double cost_us = page_locking_cost_us(profile_.pipeline_host_alloc_us, profile_.host_alloc_us, bytes) *
-                           bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
+    // With workers, as calibrate timed it in a pipeline with workers, where it did: their effect
+    // is in that figure. Else page locking costs more while modelled threads stream (calibrate's
+    // under-load factors).
+    const SizeCurve& with_workers = profile_.pipeline_host_alloc_workers_us;
+    const auto size = static_cast<double>(bytes);
+    const double cost_us =
+        loader_workers_ > 0 && !with_workers.empty() && size >= with_workers.sizes_bytes.front()
+            ? with_workers.scaled_at(size)
+            : page_locking_cost_us(profile_.pipeline_host_alloc_us, profile_.host_alloc_us, bytes) *
+                  bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
     const TimeNs begin = enter_page_locking(DriverCall::HostAlloc, cost_us);
     PinnedAllocation allocation;
     if (placement_.policy == MemoryPlacement::FirstTouch) {

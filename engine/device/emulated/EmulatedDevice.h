@@ -45,6 +45,7 @@ public:
     DeviceInfo info() const override;
     void prepare(std::size_t max_batch_bytes) override;
     void set_pinned_placement(const PinnedPlacement& placement) override { placement_ = placement; }
+    void set_loader_workers(int workers) override { loader_workers_ = workers; }
     PinnedAllocation allocate_pinned(std::size_t bytes) override;
     void free_pinned(const PinnedAllocation& allocation) override;
     bool register_host(void* ptr, std::size_t bytes) override;
@@ -89,6 +90,7 @@ private:
     std::shared_ptr<ModeledMemoryBus> bus_;
     std::shared_ptr<ModelLag> lag_;
     PinnedPlacement placement_;
+    int loader_workers_ = 0;
     PagePopulator populator_;
     CopyStream copies_on_ = CopyStream::Side;  // the consumer's: only it sets it and copies
     mutable std::mutex mutex_;

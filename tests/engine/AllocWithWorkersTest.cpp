@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A run tells the device how many loader workers it has, so that the emulated device charges a
+// batch's cudaHostAlloc as calibrate timed it with workers running where the run has them.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/device/HardwareProfile.h"
+#include "engine/text/TextFormat.h"
+#include "engine/text/Units.h"
+#include "tests/engine/RecordedRun.h"
+#include "tests/support/TempDir.h"
+
+namespace pinscope {
+namespace {
+
+// The median span of the run's cudaHostAllocs, in us.
+double median_alloc_us(const RunRecord& record) {
+    std::vector<double> us;
+    for (const Span& span : record.spans)
+        if (span.stage == Stage::Alloc) us.push_back(static_cast<double>(span.duration()) / 1e3);
+    EXPECT_FALSE(us.empty());
+    std::sort(us.begin(), us.end());
+    return us.empty() ? 0 : us[us.size() / 2];
+}
+
+TEST(AllocWithWorkers, ARunWithWorkersChargesCalibratesFigureWithWorkersAndOneWithoutDoesNot) {
+    const test::TempDir scratch;
+    HardwareProfile profile = load_profile("h100-pcie5");
+    profile.pipeline_host_alloc_us = SizeCurve{{2 * kMiB}, {500.0}};
+    profile.pipeline_host_alloc_workers_us = SizeCurve{{2 * kMiB}, {20'000.0}};
+    const std::string path = (scratch.path() / "alloc.json").string();
+    std::ofstream(path) << json_text(to_json(profile), 2);
+
+    LoaderConfig config = test::small_config(2, true, 12);
+    config.device = "emulated:" + path;
+    config.host = HostMode::Modeled;
+    config.pin_mode = PinMode::Alloc;
+    config.sample_shape = {256, 1024};  // 4 MiB batches of four f32 samples
+    const RunRecord with_workers = test::run_to_end(config);
+    ASSERT_EQ(with_workers.summary.error, "");
+    EXPECT_GE(median_alloc_us(with_workers), 40'000.0) << "the with-workers curve, scaled to 4 MiB";
+
+    config.num_workers = 0;
+    config.prefetch_factor.reset();
+    const RunRecord without = test::run_to_end(config);
+    ASSERT_EQ(without.summary.error, "");
+    EXPECT_LT(median_alloc_us(without), 20'000.0) << "the no-worker figure";
+}
+
+}  // namespace
+}  // namespace pinscope
