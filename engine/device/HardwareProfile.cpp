@@ -57,6 +57,9 @@ constexpr Rule kSeconds{0, true, 1e6, false, "seconds above 0"};
 constexpr Rule kSpeedRatio{0, true, 1000, false, "a ratio above 0, at most 1000"};
 
 constexpr std::size_t kMaxTextChars = 4096;
+// Where a profile's figures come from: calibrate's own account of what it measured ran past 4096
+// characters (about 4700 on the H100 VMs, 2026-11-27) and lost its last sentences.
+constexpr std::size_t kMaxSourceChars = 16384;
 
 [[noreturn]] void reject(const std::string& field, const std::string& value, const std::string& allowed) {
     throw ConfigError(ConfigIssue{field, value, allowed});
@@ -77,11 +80,11 @@ public:
 
     Reader object(const char* key) const { return Reader(child(key, "a JSON object"), path_of(key)); }
 
-    std::string text(const char* key) const {
+    std::string text(const char* key, std::size_t max_chars = kMaxTextChars) const {
         const json& value = child(key, "a string");
         if (!value.is_string()) reject(path_of(key), describe(value), "a string");
         // Names and descriptions are shown on terminals: escapes in them are made visible.
-        return printable(value.get<std::string>(), kMaxTextChars);
+        return printable(value.get<std::string>(), max_chars);
     }
 
     bool boolean(const char* key) const {
@@ -358,7 +361,7 @@ HardwareProfile profile_from_json(const json& json_profile) {
     profile.name = top.text("name");
     if (profile.name.empty()) reject(top.path_of("name"), "\"\"", "a non-empty string");
     profile.description = top.text("description");
-    profile.source = top.text("source");
+    profile.source = top.text("source", kMaxSourceChars);
 
     const Reader link = top.object("link");
     profile.link_name = link.text("name");

@@ -218,6 +218,19 @@ TEST(HardwareProfile, EscapesInNamesAreShownVisibly) {
     EXPECT_EQ(loaded.description, "red \\x1b[31m\\xc2\\x9b");
 }
 
+// Calibrate's account of what it measured runs to about 4700 characters: it loads back whole, and
+// a name or a source beyond its limit is cut short.
+TEST(HardwareProfile, ACalibratedSourceLoadsBackWholeAndAHugeOneIsCutShort) {
+    json profile = builtin_json(kDefaultProfile);
+    const std::string account = std::string(6000, 'm') + " the pin thread's frees.";
+    profile["source"] = account;
+    EXPECT_EQ(profile_from_json(profile).source, account);
+    profile["source"] = std::string(1 << 20, 'm');
+    EXPECT_EQ(profile_from_json(profile).source, std::string(16384, 'm') + "...");
+    profile["name"] = std::string(6000, 'n');
+    EXPECT_EQ(profile_from_json(profile).name, std::string(4096, 'n') + "...");
+}
+
 TEST(HardwareProfile, AHugeTextValueIsEchoedCutShort) {
     json profile = builtin_json(kDefaultProfile);
     profile["host"]["cores"] = std::string(1 << 20, '7');
