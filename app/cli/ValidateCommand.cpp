@@ -149,7 +149,21 @@ RecordedValidation read_recorded(const std::string& path) {
 
 }  // namespace
 
-int ValidateCommand::execute() const {
+// What the flags ask for, checked (UsageError naming the flag otherwise).
+struct ValidateCommand::Request {
+    std::size_t cells = 0;
+    std::uint64_t seed = 0;
+    double seconds = 0;
+    std::size_t repeat = 1;
+    bool recorded = false;    // --against: the GPU's figures come from a file
+    DeviceChoice choice;
+    bool on_gpu = false;      // the cells run on a GPU here
+    bool calibrates = false;  // on that GPU, before the cells
+    std::optional<HardwareProfile> given;  // the profile the emulated side runs, unless validate calibrates
+};
+
+ValidateCommand::Request ValidateCommand::checked_request() const {
+    Request request;
     const auto cells = parse_number<std::size_t>(cells_);
     if (!cells || *cells < 2 || *cells > kMaxCells) reject_flag("--cells", cells_, "a whole number from 2 to 1000");
     const auto seed = parse_number<std::uint64_t>(seed_);
@@ -159,8 +173,12 @@ int ValidateCommand::execute() const {
         reject_flag("--seconds", seconds_, "seconds above 0, at most 600");
     const auto repeat = parse_number<std::size_t>(repeat_);
     if (!repeat || *repeat < 1 || *repeat > kMaxRepeat) reject_flag("--repeat", repeat_, "a whole number from 1 to 10");
-    const bool recorded = !against_.empty();
-    if (recorded) {
+    request.cells = *cells;
+    request.seed = *seed;
+    request.seconds = *seconds;
+    request.repeat = *repeat;
+    request.recorded = !against_.empty();
+    if (request.recorded) {
         // The file says what ran where: nothing here draws or runs cells on a device.
         for (const char* flag : {"--device", "--cells", "--seed", "--repeat", "--profile-out"})
             if (command_->count(flag) > 0)
@@ -170,53 +188,89 @@ int ValidateCommand::execute() const {
     }
     const std::optional<DeviceChoice> choice = parse_device(device_);
     if (!choice || choice->kind == DeviceKind::Auto) reject_flag("--device", device_, "cuda, cuda:N or emulated:PROFILE");
-    const bool on_gpu = choice->kind == DeviceKind::Cuda && !recorded;
-    std::optional<HardwareProfile> given;  // the profile the emulated side runs, unless validate calibrates
-    if (!on_gpu) {
+    request.choice = *choice;
+    request.on_gpu = choice->kind == DeviceKind::Cuda && !request.recorded;
+    if (!request.on_gpu) {
         try {
-            given = load_profile(choice->profile.empty() ? kDefaultProfile : choice->profile);
+            request.given = load_profile(choice->profile.empty() ? kDefaultProfile : choice->profile);
         } catch (const ConfigError&) {
             reject_flag("--device", device_, "emulated:PROFILE with a built-in profile name or a profile JSON file");
         }
     }
     if (!profile_.empty()) {
         try {
-            given = load_profile(profile_);
+            request.given = load_profile(profile_);
         } catch (const ConfigError&) {
             reject_flag("--profile", profile_, "a built-in profile name or a profile JSON file");
         }
     }
-    const bool calibrates = on_gpu && profile_.empty();
+    request.calibrates = request.on_gpu && profile_.empty();
     if (!profile_out_.empty()) {
-        if (!calibrates) reject_flag("--profile-out", profile_out_, "a file only when validate calibrates (cuda, no --profile)");
+        if (!request.calibrates)
+            reject_flag("--profile-out", profile_out_, "a file only when validate calibrates (cuda, no --profile)");
         check_writable("--profile-out", profile_out_, OutputKind::File);
     }
     if (!trust_out_.empty()) {
-        if (!(on_gpu && !calibrates) && !recorded)
+        if (!(request.on_gpu && !request.calibrates) && !request.recorded)
             reject_flag("--trust-out", trust_out_, "a file only with a GPU --device or --against, and a --profile to validate");
         check_writable("--trust-out", trust_out_, OutputKind::File);
     }
     if (!csv_path_.empty()) check_writable("--csv", csv_path_, OutputKind::File);
     if (!stages_path_.empty()) check_writable("--stages-csv", stages_path_, OutputKind::File);
+    return request;
+}
 
+ProfileValidation ValidateCommand::found(const Request& request, const CellResults& results,
+                                         const HardwareProfile& profile) const {
+    const ValidationSummary summary = summarize_validation(results.done, results.rates);
+    ProfileValidation found;
+    found.when = format_utc_minute(std::chrono::system_clock::now());
+    if (request.recorded) {
+        found.against = std::filesystem::path(against_).filename().string();
+        found.recorded = true;
+        for (const CellRates& cell : results.rates) found.repeat = std::max(found.repeat, cell.real_count);
+    } else {
+        const CudaDeviceList gpus = list_cuda_devices();
+        const auto ordinal = static_cast<std::size_t>(request.choice.cuda_ordinal);
+        found.against = ordinal < gpus.devices.size() ? gpus.devices[ordinal].name : device_;
+        found.seed = request.seed;
+        found.repeat = request.repeat;
+    }
+    found.calibrated_in_the_same_call = request.calibrates;
+    found.cells = summary.cells;
+    found.seconds = request.seconds;
+    found.within_10 = summary.within_10;
+    found.within_15 = summary.within_15;
+    found.pairs_agreeing = summary.pairs_agreeing;
+    found.pairs_counted = summary.pairs_counted;
+    if (const std::optional<HostSpeed> speed = host_speed_against(host_readings(results.rates), host_reading_of(profile))) {
+        found.host_slowest = speed->slowest;
+        found.host_fastest = speed->fastest;
+    }
+    return found;
+}
+
+int ValidateCommand::execute() const {
+    Request request = checked_request();
+    const bool recorded = request.recorded;
     const std::optional<RecordedValidation> earlier =
         recorded ? std::optional<RecordedValidation>(read_recorded(against_)) : std::nullopt;
-    if (on_gpu && !calibrates) {  // a GPU that is not there fails here, before any cell
+    if (request.on_gpu && !request.calibrates) {  // a GPU that is not there fails here, before any cell
         LoaderConfig probe;
         probe.device = device_;
         open_device(probe);
     }
     ModelProfile model;
-    if (calibrates)
+    if (request.calibrates)
         model.write(calibrate_here(device_, command_line_), profile_out_);
     else
         model.use(profile_.empty() ? device_ : "emulated:" + profile_,
-                  profile_.empty() ? device_ + " (model)" : "emulated:" + profile_, std::move(*given));
+                  profile_.empty() ? device_ + " (model)" : "emulated:" + profile_, std::move(*request.given));
 
     LoaderConfig base;
-    base.seconds = *seconds;
+    base.seconds = request.seconds;
     base.batches.reset();
-    std::vector<ValidationCell> drawn = earlier ? earlier->cells : draw_cells(base, *cells, *seed);
+    std::vector<ValidationCell> drawn = earlier ? earlier->cells : draw_cells(base, request.cells, request.seed);
     if (earlier)
         for (ValidationCell& cell : drawn) {  // the file's cells run as long as drawn ones
             cell.config.seconds = base.seconds;
@@ -224,16 +278,16 @@ int ValidateCommand::execute() const {
         }
     const std::string real_name = recorded ? "recorded" : device_;
 
-    CellMeasure runs(*seconds);
+    CellMeasure runs(request.seconds);
     std::cerr << "validating " << printable(model.device()) << " against "
               << (recorded ? "the figures in " + printable_path(against_) : printable(device_)) << ": " << drawn.size()
-              << " cells of " << format_fixed(*seconds, 1) << " s"
-              << (recorded ? std::string() : ", seed " + std::to_string(*seed)) << '\n';
+              << " cells of " << format_fixed(request.seconds, 1) << " s"
+              << (recorded ? std::string() : ", seed " + std::to_string(request.seed)) << '\n';
     CellPass pass;
     pass.device = device_;
     pass.real_name = real_name;
-    pass.repeat = *repeat;
-    pass.read_host_first = on_gpu;
+    pass.repeat = request.repeat;
+    pass.read_host_first = request.on_gpu;
     pass.earlier = earlier ? &*earlier : nullptr;
     pass.csv_path = csv_path_;
     pass.stages_path = stages_path_;
@@ -250,36 +304,10 @@ int ValidateCommand::execute() const {
     if (every_cell_ran) report_host_as_read(runs, model, results, real_name);
     if (every_cell_ran) report_host_as_ran(runs, model, results, real_name);
     // What was found goes into the profile's trust: only a validation of every cell drawn.
-    if (every_cell_ran && (!trust_out_.empty() || (calibrates && !profile_out_.empty()))) {
-        const ValidationSummary summary = summarize_validation(done, rates);
-        ProfileValidation found;
-        found.when = format_utc_minute(std::chrono::system_clock::now());
-        if (recorded) {
-            found.against = std::filesystem::path(against_).filename().string();
-            found.recorded = true;
-            for (const CellRates& cell : rates) found.repeat = std::max(found.repeat, cell.real_count);
-        } else {
-            const CudaDeviceList gpus = list_cuda_devices();
-            const auto ordinal = static_cast<std::size_t>(choice->cuda_ordinal);
-            found.against = ordinal < gpus.devices.size() ? gpus.devices[ordinal].name : device_;
-            found.seed = *seed;
-            found.repeat = *repeat;
-        }
-        found.calibrated_in_the_same_call = calibrates;
-        found.cells = summary.cells;
-        found.seconds = *seconds;
-        found.within_10 = summary.within_10;
-        found.within_15 = summary.within_15;
-        found.pairs_agreeing = summary.pairs_agreeing;
-        found.pairs_counted = summary.pairs_counted;
-        if (const std::optional<HostSpeed> speed =
-                host_speed_against(host_readings(rates), host_reading_of(model.profile()))) {
-            found.host_slowest = speed->slowest;
-            found.host_fastest = speed->fastest;
-        }
+    if (every_cell_ran && (!trust_out_.empty() || (request.calibrates && !profile_out_.empty()))) {
         HardwareProfile trusted = model.profile();
-        trusted.trust.validations.push_back(found);
-        const std::string out = calibrates ? profile_out_ : trust_out_;
+        trusted.trust.validations.push_back(found(request, results, model.profile()));
+        const std::string out = request.calibrates ? profile_out_ : trust_out_;
         export_profile(out, trusted);
         std::cout << "added this validation to the trust of the profile in " << out << '\n';
     }
@@ -291,7 +319,7 @@ int ValidateCommand::execute() const {
         if (done.empty()) export_stage_csv(stages_path_, rates);
         std::cout << "wrote " << stages_path_ << '\n';
     }
-    if (calibrates && !profile_out_.empty()) std::cout << "calibrated profile in " << profile_out_ << '\n';
+    if (request.calibrates && !profile_out_.empty()) std::cout << "calibrated profile in " << profile_out_ << '\n';
     return RunDriver::interrupted() ? app::InterruptSignals::exit_status() : kExitOk;
 }
 

@@ -9,7 +9,14 @@ namespace CLI {
 class App;
 }
 
+namespace pinscope {
+struct HardwareProfile;
+struct ProfileValidation;
+}  // namespace pinscope
+
 namespace pinscope::cli {
+
+struct CellResults;
 
 class ValidateCommand {
 public:
@@ -19,6 +26,11 @@ public:
     int execute() const;
 
 private:
+    struct Request;
+    Request checked_request() const;
+    // What the run found, for the profile's trust.
+    ProfileValidation found(const Request& request, const CellResults& results, const HardwareProfile& profile) const;
+
     CLI::App* command_;
     std::string command_line_;
     std::string device_ = "cuda";
