@@ -9,18 +9,12 @@
 
 #include "engine/BuildConfig.h"
 #include "tests/cli/CliProcess.h"
+#include "tests/cli/CliText.h"
 
 namespace pinscope::test {
 namespace {
 
-constexpr const char* kHeader = "direction,memory,bytes,gb_per_s,min_gb_per_s,max_gb_per_s,samples,plain_loop_gb_per_s";
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
+constexpr const char* kBandwidthHeader = "direction,memory,bytes,gb_per_s,min_gb_per_s,max_gb_per_s,samples,plain_loop_gb_per_s";
 
 std::vector<std::string> fields_of(const std::string& line) {
     std::vector<std::string> fields;
@@ -41,7 +35,7 @@ TEST(CliBandwidth, EmulatedSweepWritesNineteenSizesPerSeries) {
 
     const auto rows = lines_of(read_file(csv));
     ASSERT_FALSE(rows.empty());
-    EXPECT_EQ(rows[0], kHeader);
+    EXPECT_EQ(rows[0], kBandwidthHeader);
     std::map<std::string, std::vector<std::uint64_t>> sizes_by_series;
     for (std::size_t i = 1; i < rows.size(); ++i) {
         const auto fields = fields_of(rows[i]);

@@ -9,6 +9,7 @@
 
 #include "engine/BuildConfig.h"
 #include "tests/cli/CliProcess.h"
+#include "tests/cli/CliText.h"
 
 namespace pinscope::test {
 namespace {
@@ -25,16 +26,14 @@ void PrintTo(const BadInput& input, std::ostream* out) {
 }
 
 // Fast if it ever got past the checks: every case must fail before running.
-const std::vector<std::string> kShortRun{"--batch-size", "4", "--sample-shape", "3x32x32"};
+const std::vector<std::string> kExitCodeRun{"--batch-size", "4", "--sample-shape", "3x32x32"};
 
-std::vector<std::string> run_args(const std::vector<std::string>& args) {
+std::vector<std::string> exit_code_run(const std::vector<std::string>& args) {
     std::vector<std::string> all{"run"};
     all.insert(all.end(), args.begin(), args.end());
-    all.insert(all.end(), kShortRun.begin(), kShortRun.end());
+    all.insert(all.end(), kExitCodeRun.begin(), kExitCodeRun.end());
     return all;
 }
-
-long line_count(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 class CliBadInput : public testing::TestWithParam<BadInput> {};
 
@@ -44,46 +43,46 @@ TEST_P(CliBadInput, ExitsTwoWithOneLineNamingTheFlag) {
     EXPECT_EQ(result.exit_code, 2) << result.err;
     EXPECT_NE(result.err.find("pinscope-cli: "), std::string::npos) << result.err;
     EXPECT_NE(result.err.find(input.named), std::string::npos) << result.err;
-    EXPECT_EQ(line_count(result.err), 1) << result.err;
+    EXPECT_EQ(line_count(result.err), 1u) << result.err;
     EXPECT_EQ(result.out, "");
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Flags, CliBadInput,
     testing::Values(
-        BadInput{"WorkersNotANumber", run_args({"--workers", "x"}),
+        BadInput{"WorkersNotANumber", exit_code_run({"--workers", "x"}),
                  "--workers: 'x' is not allowed; expected an integer from 0 to 256"},
-        BadInput{"WorkersNegative", run_args({"--workers", "-1"}), "--workers"},
-        BadInput{"WorkersTooMany", run_args({"--workers", "300"}), "--workers: 300"},
-        BadInput{"WorkersOverflow", run_args({"--workers", "99999999999999999999"}), "--workers"},
-        BadInput{"WorkersListInRun", run_args({"--workers", "0,4"}), "--workers"},
+        BadInput{"WorkersNegative", exit_code_run({"--workers", "-1"}), "--workers"},
+        BadInput{"WorkersTooMany", exit_code_run({"--workers", "300"}), "--workers: 300"},
+        BadInput{"WorkersOverflow", exit_code_run({"--workers", "99999999999999999999"}), "--workers"},
+        BadInput{"WorkersListInRun", exit_code_run({"--workers", "0,4"}), "--workers"},
         BadInput{"BatchSizeZero", {"run", "--batch-size", "0"}, "--batch-size"},
         BadInput{"ShapeWithZero", {"run", "--sample-shape", "3x0x224"}, "--sample-shape"},
         BadInput{"ShapeWithEmptyDimension", {"run", "--sample-shape", "3xx4"}, "--sample-shape: '3xx4'"},
         BadInput{"ShapeEmpty", {"run", "--sample-shape", ""}, "--sample-shape"},
-        BadInput{"DTypeUnknown", run_args({"--dtype", "f33"}), "--dtype: 'f33' is not allowed; expected one of"},
-        BadInput{"PinMemoryNotOnOff", run_args({"--pin-memory", "maybe"}),
+        BadInput{"DTypeUnknown", exit_code_run({"--dtype", "f33"}), "--dtype: 'f33' is not allowed; expected one of"},
+        BadInput{"PinMemoryNotOnOff", exit_code_run({"--pin-memory", "maybe"}),
                  "--pin-memory: 'maybe' is not allowed; expected on or off"},
-        BadInput{"NonBlockingNotOnOff", run_args({"--non-blocking", "1"}), "--non-blocking"},
-        BadInput{"InOrderNotOnOff", run_args({"--in-order", "yes"}), "--in-order"},
-        BadInput{"PinModeUnknown", run_args({"--pin-mode", "foo"}), "--pin-mode"},
-        BadInput{"CopyStreamUnknown", run_args({"--copy-stream", "current"}),
+        BadInput{"NonBlockingNotOnOff", exit_code_run({"--non-blocking", "1"}), "--non-blocking"},
+        BadInput{"InOrderNotOnOff", exit_code_run({"--in-order", "yes"}), "--in-order"},
+        BadInput{"PinModeUnknown", exit_code_run({"--pin-mode", "foo"}), "--pin-mode"},
+        BadInput{"CopyStreamUnknown", exit_code_run({"--copy-stream", "current"}),
                  "--copy-stream: 'current' is not allowed; expected one of: side, compute"},
-        BadInput{"CopyStreamListInRun", run_args({"--copy-stream", "side,compute"}),
+        BadInput{"CopyStreamListInRun", exit_code_run({"--copy-stream", "side,compute"}),
                  "comma lists are for pinscope-cli sweep"},
-        BadInput{"HostUnknown", run_args({"--host", "foo"}), "--host"},
-        BadInput{"CpuUsNotANumber", run_args({"--cpu-us", "abc"}), "--cpu-us"},
-        BadInput{"GpuUsNegative", run_args({"--gpu-us", "-1"}), "--gpu-us"},
-        BadInput{"BatchesZero", run_args({"--batches", "0"}), "--batches"},
-        BadInput{"SecondsNotFinite", run_args({"--seconds", "nan"}), "--seconds"},
-        BadInput{"BatchesAndSeconds", run_args({"--batches", "5", "--seconds", "2"}), "--seconds"},
-        BadInput{"BudgetBadSuffix", run_args({"--pinned-budget", "12Q"}), "--pinned-budget: '12Q'"},
-        BadInput{"BudgetTooSmall", run_args({"--pinned-budget", "1M"}), "--pinned-budget: 1048576"},
-        BadInput{"DeviceUnknown", run_args({"--device", "gpu"}), "--device"},
-        BadInput{"ProfileUnknown", run_args({"--device", "emulated:no-such-profile", "--batches", "5"}), "--device"},
-        BadInput{"PrefetchWithoutWorkers", run_args({"--workers", "0", "--prefetch", "2"}), "--prefetch"},
-        BadInput{"ConfigMissing", run_args({"--config", "/nonexistent/pinscope.json"}), "--config"},
-        BadInput{"UnknownFlag", run_args({"--bogus"}), "--bogus"},
+        BadInput{"HostUnknown", exit_code_run({"--host", "foo"}), "--host"},
+        BadInput{"CpuUsNotANumber", exit_code_run({"--cpu-us", "abc"}), "--cpu-us"},
+        BadInput{"GpuUsNegative", exit_code_run({"--gpu-us", "-1"}), "--gpu-us"},
+        BadInput{"BatchesZero", exit_code_run({"--batches", "0"}), "--batches"},
+        BadInput{"SecondsNotFinite", exit_code_run({"--seconds", "nan"}), "--seconds"},
+        BadInput{"BatchesAndSeconds", exit_code_run({"--batches", "5", "--seconds", "2"}), "--seconds"},
+        BadInput{"BudgetBadSuffix", exit_code_run({"--pinned-budget", "12Q"}), "--pinned-budget: '12Q'"},
+        BadInput{"BudgetTooSmall", exit_code_run({"--pinned-budget", "1M"}), "--pinned-budget: 1048576"},
+        BadInput{"DeviceUnknown", exit_code_run({"--device", "gpu"}), "--device"},
+        BadInput{"ProfileUnknown", exit_code_run({"--device", "emulated:no-such-profile", "--batches", "5"}), "--device"},
+        BadInput{"PrefetchWithoutWorkers", exit_code_run({"--workers", "0", "--prefetch", "2"}), "--prefetch"},
+        BadInput{"ConfigMissing", exit_code_run({"--config", "/nonexistent/pinscope.json"}), "--config"},
+        BadInput{"UnknownFlag", exit_code_run({"--bogus"}), "--bogus"},
         BadInput{"MissingValue", {"run", "--workers"}, "--workers"},
         BadInput{"SweepListItem", {"sweep", "--workers", "0,x"}, "--workers: 'x'"},
         BadInput{"SweepEmptyListItem", {"sweep", "--pin-memory", "off,,on"}, "--pin-memory"},
@@ -108,24 +107,24 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"CalibrateNameWithSlash", {"calibrate", "--name", "../x"}, "--name: '../x'"},
         BadInput{"CalibrateDeviceUnknown", {"calibrate", "--device", "gpu"},
                  "--device: 'gpu' is not allowed; expected cuda or cuda:N"},
-        BadInput{"BindNotAPolicy", run_args({"--bind", "far"}),
+        BadInput{"BindNotAPolicy", exit_code_run({"--bind", "far"}),
                  "--bind: 'far' is not allowed; expected none, local (the GPU's NUMA node), remote"},
-        BadInput{"BindWorkersCpuThatDoesNotExist", run_args({"--bind-workers", "65535"}),
+        BadInput{"BindWorkersCpuThatDoesNotExist", exit_code_run({"--bind-workers", "65535"}),
                  "--bind-workers: 65535 is not allowed; expected none, local"},
-        BadInput{"BindPinReversedRange", run_args({"--bind-pin", "3-1"}), "--bind-pin: '3-1'"},
-        BadInput{"BindConsumerOverridesBind", run_args({"--bind", "local", "--bind-consumer", "65535"}),
+        BadInput{"BindPinReversedRange", exit_code_run({"--bind-pin", "3-1"}), "--bind-pin: '3-1'"},
+        BadInput{"BindConsumerOverridesBind", exit_code_run({"--bind", "local", "--bind-consumer", "65535"}),
                  "--bind-consumer: 65535"},
-        BadInput{"MembindUnknown", run_args({"--membind", "far"}),
+        BadInput{"MembindUnknown", exit_code_run({"--membind", "far"}),
                  "--membind: 'far' is not allowed; expected one of: none, local, remote, interleave"},
-        BadInput{"MembindListInRun", run_args({"--membind", "local,remote"}), "comma lists are for pinscope-cli sweep"},
-        BadInput{"TopologyMissing", run_args({"--topology", "/nonexistent/server.xml"}),
+        BadInput{"MembindListInRun", exit_code_run({"--membind", "local,remote"}), "comma lists are for pinscope-cli sweep"},
+        BadInput{"TopologyMissing", exit_code_run({"--topology", "/nonexistent/server.xml"}),
                  "--topology: /nonexistent/server.xml is not allowed; expected an hwloc XML topology file"},
-        BadInput{"TopologyNotXml", run_args({"--topology", "/etc/hostname"}), "/etc/hostname: not XML"},
-        BadInput{"TopologyWithCuda", run_args({"--device", "cuda", "--topology", "2-socket-2-gpu"}),
+        BadInput{"TopologyNotXml", exit_code_run({"--topology", "/etc/hostname"}), "/etc/hostname: not XML"},
+        BadInput{"TopologyWithCuda", exit_code_run({"--device", "cuda", "--topology", "2-socket-2-gpu"}),
                  "--topology: 2-socket-2-gpu is not allowed; expected empty with a CUDA device"},
-        BadInput{"GpuNotABusId", run_args({"--topology", "2-socket-2-gpu", "--gpu", "gpu1"}),
+        BadInput{"GpuNotABusId", exit_code_run({"--topology", "2-socket-2-gpu", "--gpu", "gpu1"}),
                  "--gpu: gpu1 is not allowed; expected a PCI bus id"},
-        BadInput{"GpuNotOnTheTopology", run_args({"--topology", "2-socket-2-gpu", "--gpu", "0000:42:00.0"}),
+        BadInput{"GpuNotOnTheTopology", exit_code_run({"--topology", "2-socket-2-gpu", "--gpu", "0000:42:00.0"}),
                  "--gpu: 0000:42:00.0 is not allowed; expected one of the GPUs of the loaded topology"},
         BadInput{"SweepMembindItem", {"sweep", "--membind", "local,far"}, "--membind: 'far'"},
         BadInput{"TopologyCommandMissingXml", {"topology", "--xml", "/nonexistent/server.xml"},

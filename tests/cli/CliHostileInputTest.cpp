@@ -15,15 +15,13 @@
 namespace pinscope::test {
 namespace {
 
-const std::string kTopologies = PINSCOPE_TOPOLOGIES_DIR;
-
 // Fast if it ever got past the checks.
-const std::vector<std::string> kShortRun{"--batches", "3", "--batch-size", "4", "--sample-shape", "3x32x32"};
+const std::vector<std::string> kHostileRun{"--batches", "3", "--batch-size", "4", "--sample-shape", "3x32x32"};
 
-std::vector<std::string> run_args(const std::vector<std::string>& args) {
+std::vector<std::string> hostile_run(const std::vector<std::string>& args) {
     std::vector<std::string> all{"run"};
     all.insert(all.end(), args.begin(), args.end());
-    all.insert(all.end(), kShortRun.begin(), kShortRun.end());
+    all.insert(all.end(), kHostileRun.begin(), kHostileRun.end());
     return all;
 }
 
@@ -56,18 +54,18 @@ std::string fifo(const TempDir& dir) {
 TEST(CliHostileInput, AFifoAsConfigTopologyOrProfileIsRefusedNotWaitedOn) {
     const TempDir dir;
     const std::string path = fifo(dir);
-    expect_refused(run_args({"--config", path}), "it is a FIFO; only a regular file");
-    expect_refused(run_args({"--device", "emulated", "--topology", path}), "it is a FIFO");
-    expect_refused(run_args({"--device", "emulated:" + path}), "it is a FIFO");
+    expect_refused(hostile_run({"--config", path}), "it is a FIFO; only a regular file");
+    expect_refused(hostile_run({"--device", "emulated", "--topology", path}), "it is a FIFO");
+    expect_refused(hostile_run({"--device", "emulated:" + path}), "it is a FIFO");
     expect_refused({"topology", "--xml", path}, "it is a FIFO");
 }
 
 TEST(CliHostileInput, DevZeroAndFoldersAreRefusedWithoutReadingThem) {
     const TempDir dir;
-    expect_refused(run_args({"--config", "/dev/zero"}), "it is a character device");
-    expect_refused(run_args({"--device", "emulated", "--topology", "/dev/zero"}), "it is a character device");
+    expect_refused(hostile_run({"--config", "/dev/zero"}), "it is a character device");
+    expect_refused(hostile_run({"--device", "emulated", "--topology", "/dev/zero"}), "it is a character device");
     expect_refused({"topology", "--xml", "/dev/zero"}, "it is a character device");
-    expect_refused(run_args({"--config", dir.path().string()}), "it is a folder");
+    expect_refused(hostile_run({"--config", dir.path().string()}), "it is a folder");
 }
 
 TEST(CliHostileInput, AConfigFileLargerThanTheCapIsRefusedBySize) {
@@ -75,47 +73,47 @@ TEST(CliHostileInput, AConfigFileLargerThanTheCapIsRefusedBySize) {
     const std::string path = dir.file("huge.json");
     std::ofstream(path) << "{}";
     ASSERT_EQ(::truncate(path.c_str(), 17 << 20), 0);  // sparse: costs no disk
-    expect_refused(run_args({"--config", path}), "only a regular file of at most 16");
+    expect_refused(hostile_run({"--config", path}), "only a regular file of at most 16");
 }
 
 TEST(CliHostileInput, AConfigNestedDeepIsRefusedNotACrash) {
     const TempDir dir;
     const std::string deep = "{\"sample_shape\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
-    expect_refused(run_args({"--config", write(dir, "deep.json", deep)}), "nested deeper than 32 levels");
+    expect_refused(hostile_run({"--config", write(dir, "deep.json", deep)}), "nested deeper than 32 levels");
 }
 
 TEST(CliHostileInput, ANumberBeyondADoubleInAConfigIsBadInput) {
     const TempDir dir;
-    expect_refused(run_args({"--config", write(dir, "big.json", R"({"cpu_us_per_sample": 1e400})")}),
+    expect_refused(hostile_run({"--config", write(dir, "big.json", R"({"cpu_us_per_sample": 1e400})")}),
                    "a number beyond what a double holds");
 }
 
 TEST(CliHostileInput, ARepeatedKeyInAConfigIsRefusedNamingIt) {
     const TempDir dir;
-    expect_refused(run_args({"--config", write(dir, "twice.json", R"({"num_workers": 1, "num_workers": 8})")}),
+    expect_refused(hostile_run({"--config", write(dir, "twice.json", R"({"num_workers": 1, "num_workers": 8})")}),
                    "the key \"num_workers\" appears twice");
 }
 
 TEST(CliHostileInput, AHugeValueIsEchoedCutShort) {
     const TempDir dir;
     const std::string value(1 << 20, 'x');
-    expect_refused(run_args({"--config", write(dir, "long.json", "{\"dtype\": \"" + value + "\"}")}), "dtype: \"xxx");
-    expect_refused(run_args({"--dtype", value.substr(0, 100000)}), "--dtype: 'xxx");  // one argument's limit is 128 KiB
+    expect_refused(hostile_run({"--config", write(dir, "long.json", "{\"dtype\": \"" + value + "\"}")}), "dtype: \"xxx");
+    expect_refused(hostile_run({"--dtype", value.substr(0, 100000)}), "--dtype: 'xxx");  // one argument's limit is 128 KiB
 }
 
 TEST(CliHostileInput, InvalidUtf8InATextFlagIsBadInputShownEscaped) {
     for (const char* flag : {"--dtype", "--bind", "--pin-mode", "--membind", "--host"})
-        expect_refused(run_args({flag, "f\xff\xfe"}), std::string(flag) + ": 'f\\xff\\xfe'");
+        expect_refused(hostile_run({flag, "f\xff\xfe"}), std::string(flag) + ": 'f\\xff\\xfe'");
 }
 
 TEST(CliHostileInput, TerminalEscapesInInputAreShownEscaped) {
     const TempDir dir;
-    expect_refused(run_args({"--dtype", "\x1b[2J"}), "'\\x1b[2J'");
-    expect_refused(run_args({"--bogus\x1b[31m"}), "--bogus\\x1b[31m");
-    expect_refused(run_args({"--config", write(dir, "esc.json", R"({"device": "emulated:\u001b]0;x\u0007"})")}),
+    expect_refused(hostile_run({"--dtype", "\x1b[2J"}), "'\\x1b[2J'");
+    expect_refused(hostile_run({"--bogus\x1b[31m"}), "--bogus\\x1b[31m");
+    expect_refused(hostile_run({"--config", write(dir, "esc.json", R"({"device": "emulated:\u001b]0;x\u0007"})")}),
                    "\\x1b]0;x\\x07");
     const std::string topology = dir.file("\x1b[31mmissing.xml");
-    expect_refused(run_args({"--device", "emulated", "--topology", topology}), "\\x1b[31mmissing.xml");
+    expect_refused(hostile_run({"--device", "emulated", "--topology", topology}), "\\x1b[31mmissing.xml");
 }
 
 TEST(CliHostileInput, ACpuListOfTwentyThousandRangesIsHeldToTheCpusItNames) {
@@ -125,16 +123,16 @@ TEST(CliHostileInput, ACpuListOfTwentyThousandRangesIsHeldToTheCpusItNames) {
     // 65536 CPUs, not 20000 copies of them; this machine has fewer, so the list is refused by the
     // first CPU it lacks, not by memory.
     const std::string config = write(dir, "cpus.json", "{\"bind_workers\": \"" + list + "\"}");
-    expect_refused(run_args({"--config", config}), "does not exist on this machine");
-    expect_refused(run_args({"--bind", list.substr(0, 7 + 8 * 9999)}), "does not exist on this machine");
+    expect_refused(hostile_run({"--config", config}), "does not exist on this machine");
+    expect_refused(hostile_run({"--bind", list.substr(0, 7 + 8 * 9999)}), "does not exist on this machine");
 }
 
 TEST(CliHostileInput, NonFiniteAndOutOfRangeNumbersAreRefused) {
     expect_refused({"sweep", "--warmup", "nan", "--seconds", "1"}, "--warmup: 'nan' is not allowed");
     expect_refused({"sweep", "--warmup", "-1", "--seconds", "1"}, "--warmup");
-    expect_refused(run_args({"--cpu-us", "inf"}), "--cpu-us");
-    expect_refused(run_args({"--pinned-budget", "99999999999999G"}), "--pinned-budget");
-    expect_refused(run_args({"--pinned-budget", "-5G"}), "--pinned-budget");
+    expect_refused(hostile_run({"--cpu-us", "inf"}), "--cpu-us");
+    expect_refused(hostile_run({"--pinned-budget", "99999999999999G"}), "--pinned-budget");
+    expect_refused(hostile_run({"--pinned-budget", "-5G"}), "--pinned-budget");
     expect_refused({"bandwidth", "--min-size", "99999999999999G"}, "--min-size");
     expect_refused({"bandwidth", "--max-size", "-1"}, "--max-size");
 }
@@ -169,7 +167,7 @@ TEST(CliHostileInput, TopologyNodeNumbersThatRepeatOrWrapAreRefused) {
     int index = 0;
     for (const auto& [xml, problem] : cases) {
         const std::string path = write(dir, "nodes-" + std::to_string(index++) + ".xml", xml);
-        expect_refused(run_args({"--device", "emulated", "--topology", path, "--bind", "remote"}), problem);
+        expect_refused(hostile_run({"--device", "emulated", "--topology", path, "--bind", "remote"}), problem);
         expect_refused({"topology", "--xml", path}, problem);
     }
 }
@@ -183,7 +181,7 @@ TEST(CliHostileInput, AnXmlNestedDeepIsRefusedBeforeHwlocReadsIt) {
     xml += "</object></topology>\n";
     const std::string path = write(dir, "deep.xml", xml);
     expect_refused({"topology", "--xml", path}, "nested deeper than 128");
-    expect_refused(run_args({"--device", "emulated", "--topology", path}), "nested deeper than 128");
+    expect_refused(hostile_run({"--device", "emulated", "--topology", path}), "nested deeper than 128");
 }
 
 TEST(CliHostileInput, ProfileFiguresBeyondTheirRangeAreRefusedNamingTheField) {
@@ -193,7 +191,7 @@ TEST(CliHostileInput, ProfileFiguresBeyondTheirRangeAreRefusedNamingTheField) {
     ASSERT_NE(at, std::string::npos);
     profile.replace(profile.find('[', at) + 1, profile.find(']', at) - profile.find('[', at) - 1, "1e300");
     const std::string path = write(dir, "costly.json", profile);
-    expect_refused(run_args({"--device", "emulated:" + path}), "profile.host.host_alloc_us.values[0]");
+    expect_refused(hostile_run({"--device", "emulated:" + path}), "profile.host.host_alloc_us.values[0]");
 }
 
 }  // namespace

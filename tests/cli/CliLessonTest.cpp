@@ -7,15 +7,10 @@
 #include <fstream>
 
 #include "tests/cli/CliProcess.h"
+#include "tests/cli/CliText.h"
 
 namespace pinscope::test {
 namespace {
-
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
 
 TEST(CliLesson, ListsEveryBuiltInLessonWithItsStepsAndTitle) {
     const CliResult result = run_cli({"lesson", "list"});
@@ -25,7 +20,7 @@ TEST(CliLesson, ListsEveryBuiltInLessonWithItsStepsAndTitle) {
                              "compute-bound"})
         EXPECT_NE(result.out.find(name), std::string::npos) << name << "\n" << result.out;
     EXPECT_NE(result.out.find("One pin thread for all the workers"), std::string::npos) << result.out;
-    EXPECT_GE(count(result.out, " steps, "), 11u) << result.out;
+    EXPECT_GE(count_of(result.out, " steps, "), 11u) << result.out;
 }
 
 TEST(CliLesson, CheckRunsEachStepAndExitsZeroOnlyWhenEveryClaimHeld) {

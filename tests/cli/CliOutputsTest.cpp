@@ -18,7 +18,7 @@
 namespace pinscope::test {
 namespace {
 
-std::vector<std::string> short_run(std::vector<std::string> extra = {}) {
+std::vector<std::string> outputs_run(std::vector<std::string> extra = {}) {
     std::vector<std::string> args{"run", "--batches", "20", "--batch-size", "4", "--workers", "1",
                                   "--sample-shape", "3x16x16", "--host", "modeled"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -35,7 +35,7 @@ std::set<std::string> temporaries_in(const std::string& dir) {
 }
 
 TEST(CliOutputs, DashWritesTheSummaryToStandardOutput) {
-    const CliResult result = run_cli(short_run({"--summary", "-"}));
+    const CliResult result = run_cli(outputs_run({"--summary", "-"}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const std::size_t brace = result.out.find("{\n");
     ASSERT_NE(brace, std::string::npos) << result.out;
@@ -46,7 +46,7 @@ TEST(CliOutputs, DashWritesTheSummaryToStandardOutput) {
 }
 
 TEST(CliOutputs, DevFullIsAFailureThatSaysWhy) {
-    const CliResult result = run_cli(short_run({"--trace", "/dev/full"}));
+    const CliResult result = run_cli(outputs_run({"--trace", "/dev/full"}));
     EXPECT_EQ(result.exit_code, 1) << result.err;
     EXPECT_NE(result.err.find("cannot write /dev/full: "), std::string::npos) << result.err;
     EXPECT_NE(result.err.find("No space left on device"), std::string::npos) << result.err;
@@ -56,7 +56,7 @@ TEST(CliOutputs, SymlinkKeepsPointingAtItsReplacedTarget) {
     TempDir dir;
     std::ofstream(dir.file("real.json")) << "old";
     std::filesystem::create_symlink("real.json", dir.file("link.json"));
-    const CliResult result = run_cli(short_run({"--summary", dir.file("link.json")}));
+    const CliResult result = run_cli(outputs_run({"--summary", dir.file("link.json")}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.json")));
     EXPECT_EQ(nlohmann::json::parse(read_file(dir.file("real.json"))).at("batches").get<std::uint64_t>(), 20u);
@@ -88,7 +88,7 @@ TEST(CliOutputs, TemporariesOfAKilledRunAreRemovedByTheNextRun) {
     for (const std::string& name : temporaries_in(csv))
         EXPECT_NE(name.find(".pinscope-" + std::to_string(pid) + "-"), std::string::npos) << name;
 
-    const CliResult next = run_cli(short_run({"--csv", csv, "--trace", trace}));
+    const CliResult next = run_cli(outputs_run({"--csv", csv, "--trace", trace}));
     ASSERT_EQ(next.exit_code, 0) << next.err;
     EXPECT_TRUE(temporaries_in(csv).empty());
     EXPECT_TRUE(temporaries_in(dir.path().string()).empty());

@@ -40,4 +40,7 @@ pid_t start_cli(const std::vector<std::string>& args);
 
 std::string read_file(const std::string& path);
 
+// The sample topologies (resources/topologies).
+inline const std::string kTopologies = PINSCOPE_TOPOLOGIES_DIR;
+
 }  // namespace pinscope::test

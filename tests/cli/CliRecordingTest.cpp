@@ -15,20 +15,19 @@
 #include "engine/record/RecordingSchema.h"
 #include "engine/record/SqliteDatabase.h"
 #include "tests/cli/CliProcess.h"
+#include "tests/cli/CliText.h"
 #include "tests/engine/RecordingTestData.h"
 #include "tests/support/Eventually.h"
 
 namespace pinscope::test {
 namespace {
 
-std::vector<std::string> short_run(std::vector<std::string> extra) {
+std::vector<std::string> recorded_run(std::vector<std::string> extra) {
     std::vector<std::string> args{"run", "--batches", "150", "--batch-size", "4", "--workers", "2",
                                   "--sample-shape", "3x16x16", "--host", "modeled", "--device", "emulated"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // The lines of `text` that are not about files written.
 std::string summary_part(const std::string& text) {
@@ -38,7 +37,7 @@ std::string summary_part(const std::string& text) {
 TEST(CliRecording, ExportWritesExactlyWhatTheRunWrote) {
     TempDir dir;
     const std::string recording = dir.file("runs.pinscope");
-    const CliResult run = run_cli(short_run({"--record", recording, "--csv", dir.file("run-csv"), "--trace",
+    const CliResult run = run_cli(recorded_run({"--record", recording, "--csv", dir.file("run-csv"), "--trace",
                                              dir.file("run-trace.json"), "--summary", dir.file("run-summary.json")}));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_TRUE(contains(run.out, "recorded run 1 in " + recording)) << run.out;
@@ -55,7 +54,7 @@ TEST(CliRecording, ExportWritesExactlyWhatTheRunWrote) {
 TEST(CliRecording, ShowPrintsTheSummaryTheRunPrinted) {
     TempDir dir;
     const std::string recording = dir.file("runs.pinscope");
-    const CliResult run = run_cli(short_run({"--record", recording}));
+    const CliResult run = run_cli(recorded_run({"--record", recording}));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const CliResult show = run_cli({"show", recording});
     ASSERT_EQ(show.exit_code, 0) << show.err;
@@ -67,7 +66,7 @@ TEST(CliRecording, ShowPrintsTheSummaryTheRunPrinted) {
 TEST(CliRecording, RunsListsEveryRunOfRunAndSweepAppended) {
     TempDir dir;
     const std::string recording = dir.file("runs.pinscope");
-    ASSERT_EQ(run_cli(short_run({"--record", recording})).exit_code, 0);
+    ASSERT_EQ(run_cli(recorded_run({"--record", recording})).exit_code, 0);
     const CliResult sweep = run_cli({"sweep", "--batches", "60", "--batch-size", "4", "--sample-shape", "3x16x16",
                                      "--device", "emulated", "--workers", "0,2", "--record", recording});
     ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
@@ -120,7 +119,7 @@ TEST(CliRecording, RunKilledWithSigkillLeavesARecordingThatOpensUnfinished) {
     ASSERT_EQ(exported.exit_code, 0) << exported.err;
     EXPECT_GT(read_file(dir.file("csv/spans.csv")).size(), 100u);
     // And the next run appends to it.
-    ASSERT_EQ(run_cli(short_run({"--record", recording})).exit_code, 0);
+    ASSERT_EQ(run_cli(recorded_run({"--record", recording})).exit_code, 0);
     EXPECT_EQ(RecordingReader(recording).runs().size(), 2u);
 }
 
@@ -133,7 +132,7 @@ protected:
     }
     std::string recording(const std::string& name) {
         const std::string path = dir_.file(name);
-        EXPECT_EQ(run_cli(short_run({"--record", path})).exit_code, 0);
+        EXPECT_EQ(run_cli(recorded_run({"--record", path})).exit_code, 0);
         return path;
     }
     // runs, show and export all refuse `path` with exit 2 and one line naming it, containing
@@ -204,7 +203,7 @@ TEST_F(CliBadRecording, MissingRunNumberIsRefusedSayingWhichThereAre) {
 TEST_F(CliBadRecording, RecordIntoWhatIsNotARecordingIsRefusedBeforeTheRun) {
     for (const std::string& path : {file_with("notes.txt", "keep me\n"), file_with("empty.pinscope", "")}) {
         const FileState before = file_state(path);
-        const CliResult result = run_cli(short_run({"--record", path}));
+        const CliResult result = run_cli(recorded_run({"--record", path}));
         EXPECT_EQ(result.exit_code, 2) << result.err;
         EXPECT_TRUE(contains(result.err, "--record: ")) << result.err;
         EXPECT_TRUE(result.out.empty()) << result.out;  // nothing ran
@@ -221,8 +220,8 @@ TEST_F(CliBadRecording, ExportWithNothingToWriteIsRefused) {
 TEST(CliRecording, CompareSetsTwoRecordedRunsSideBySide) {
     TempDir dir;
     const std::string recording = dir.file("two.pinscope");
-    ASSERT_EQ(run_cli(short_run({"--record", recording})).exit_code, 0);
-    ASSERT_EQ(run_cli(short_run({"--pin-memory", "off", "--record", recording})).exit_code, 0);
+    ASSERT_EQ(run_cli(recorded_run({"--record", recording})).exit_code, 0);
+    ASSERT_EQ(run_cli(recorded_run({"--pin-memory", "off", "--record", recording})).exit_code, 0);
     const CliResult compare = run_cli({"compare", recording + ":1", recording + ":2"});
     ASSERT_EQ(compare.exit_code, 0) << compare.err;
     EXPECT_TRUE(contains(compare.out, "A  run 1 of " + recording)) << compare.out;

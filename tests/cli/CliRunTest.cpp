@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/CliProcess.h"
+#include "tests/cli/CliText.h"
 
 namespace pinscope::test {
 namespace {
@@ -18,10 +19,6 @@ std::vector<std::string> short_run(std::vector<std::string> extra = {}) {
                                   "2",   "--sample-shape", "3x32x32", "--host",       "modeled"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
-}
-
-std::size_t count_lines(const std::string& text) {
-    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 TEST(CliRun, ShortRunPrintsTheSummary) {
@@ -51,8 +48,8 @@ TEST(CliRun, WritesEveryExportAskedFor) {
 
     const auto trace_json = nlohmann::json::parse(read_file(trace));
     EXPECT_FALSE(trace_json.at("traceEvents").empty());
-    EXPECT_GE(count_lines(read_file(csv + "/spans.csv")), 2u);
-    EXPECT_GE(count_lines(read_file(csv + "/counters.csv")), 2u);
+    EXPECT_GE(line_count(read_file(csv + "/spans.csv")), 2u);
+    EXPECT_GE(line_count(read_file(csv + "/counters.csv")), 2u);
 }
 
 TEST(CliRun, FlagsOverrideTheConfigFile) {

@@ -9,11 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/CliProcess.h"
+#include "tests/cli/CliText.h"
 
 namespace pinscope::test {
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::vector<std::string> changing_run(std::vector<std::string> extra) {
     std::vector<std::string> args{"run", "--seconds", "2.4", "--workers", "4", "--device", "emulated", "--no-advice",

@@ -6,11 +6,12 @@
 #include <sstream>
 
 #include "tests/cli/CliProcess.h"
+#include "tests/cli/CliText.h"
 
 namespace pinscope::test {
 namespace {
 
-constexpr const char* kHeader =
+constexpr const char* kSweepHeader =
     "workers,prefetch_factor,pin_memory,pin_mode,batches_per_s,samples_per_s,h2d_gb_per_s,gpu_busy,copy_hidden,"
     "gpu_starved,pinned_peak_bytes,batches,wall_s,bind_workers,bind_pin_thread,bind_consumer,membind,"
     "cross_node_h2d_bytes,gpu_starved_copy,gpu_starved_host,consumer_wait,host_held,copy_stream";
@@ -19,19 +20,6 @@ std::vector<std::string> sweep(std::vector<std::string> extra) {
     std::vector<std::string> args{"sweep", "--batches", "20", "--batch-size", "4", "--sample-shape", "3x32x32"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t found = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++found;
-    return found;
 }
 
 TEST(CliSweep, FourCombinationsTableAndCsv) {
@@ -49,12 +37,12 @@ TEST(CliSweep, FourCombinationsTableAndCsv) {
          {"batches/s", "samples/s", "H2D GB/s", "GPU busy %", "copy hidden %", "GPU starved %", "consumer wait %",
           "pinned peak MiB"})
         EXPECT_NE(table[0].find(column), std::string::npos) << column;
-    EXPECT_EQ(count(result.out, "<- best"), 1u) << result.out;
+    EXPECT_EQ(count_of(result.out, "<- best"), 1u) << result.out;
     EXPECT_NE(result.out.find("wrote " + csv), std::string::npos) << result.out;
 
     const auto rows = lines_of(read_file(csv));
     ASSERT_EQ(rows.size(), 5u);
-    EXPECT_EQ(rows[0], kHeader);
+    EXPECT_EQ(rows[0], kSweepHeader);
     EXPECT_EQ(rows[1].rfind("0,,off,,", 0), 0u) << rows[1];
     EXPECT_EQ(rows[2].rfind("0,,on,pool,", 0), 0u) << rows[2];
     EXPECT_EQ(rows[3].rfind("2,2,off,,", 0), 0u) << rows[3];

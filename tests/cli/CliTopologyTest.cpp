@@ -16,9 +16,7 @@
 namespace pinscope::test {
 namespace {
 
-const std::string kTopologies = PINSCOPE_TOPOLOGIES_DIR;
-
-std::vector<std::string> short_run(std::vector<std::string> extra) {
+std::vector<std::string> topology_run(std::vector<std::string> extra) {
     std::vector<std::string> args{"run", "--batches", "30", "--batch-size", "8", "--sample-shape", "3x32x32"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
@@ -73,7 +71,7 @@ TEST(CliNuma, RemoteIsRefusedOnOneNodeWithTheReason) {
     if (!this_machine_topology()->single_node()) GTEST_SKIP() << "this machine has more than one NUMA node";
     for (const auto& [flag, value] : std::vector<std::pair<std::string, std::string>>{
              {"--bind", "remote"}, {"--bind-pin", "remote"}, {"--membind", "remote"}, {"--membind", "interleave"}}) {
-        const CliResult result = run_cli(short_run({flag, value}));
+        const CliResult result = run_cli(topology_run({flag, value}));
         EXPECT_EQ(result.exit_code, 2) << flag << " " << value;
         EXPECT_NE(result.err.find(flag + ": " + value + " is not allowed"), std::string::npos) << result.err;
         EXPECT_NE(result.err.find(value + " needs a second NUMA node; this machine has one (node "), std::string::npos)
@@ -81,7 +79,7 @@ TEST(CliNuma, RemoteIsRefusedOnOneNodeWithTheReason) {
         EXPECT_EQ(result.out, "");
     }
     // Local works on one node: it is node 0.
-    const CliResult local = run_cli(short_run({"--bind", "local", "--membind", "local"}));
+    const CliResult local = run_cli(topology_run({"--bind", "local", "--membind", "local"}));
     EXPECT_EQ(local.exit_code, 0) << local.err;
     EXPECT_NE(local.out.find("NUMA policy     workers local, pin thread local, consumer local, membind local"),
               std::string::npos)
@@ -92,7 +90,7 @@ TEST(CliNuma, ARunOnALoadedTopologyPlacesPagesInTheModel) {
     TempDir dir;
     const std::string summary = dir.file("summary.json");
     const std::string csv = dir.file("csv");
-    const CliResult result = run_cli(short_run({"--topology", "2-socket-2-gpu", "--gpu", "c1:00.0", "--membind",
+    const CliResult result = run_cli(topology_run({"--topology", "2-socket-2-gpu", "--gpu", "c1:00.0", "--membind",
                                                 "remote", "--bind-workers", "local", "--summary", summary, "--csv", csv}));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("topology        2-socket-2-gpu (shipped sample), loaded: placement modelled; GPU "
