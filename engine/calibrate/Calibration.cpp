@@ -41,23 +41,14 @@ constexpr std::array<std::size_t, 10> kBatchLoopSizes{kMiB,      2 * kMiB,  4 * 
                                                       24 * kMiB, 31 * kMiB, 33 * kMiB, 128 * kMiB, 256 * kMiB};
 constexpr std::array<std::size_t, 2> kQuickBatchLoopSizes{kMiB, 8 * kMiB};
 constexpr std::size_t kBatchLoopBytes = 512 * kMiB;  // copied per size and round, within 6 to 32 batches
-// A batch far beyond any cache, where the sweep's pageable copy reads memory too: a handed-over
-// batch's copy slows less against it under load than calibrate's batch does against its own.
-constexpr std::size_t kLargeBatchBytes = 256 * kMiB;
-constexpr std::size_t kSmallBatchBytes = 2 * kMiB;  // pageable copies under load: small, calibrate's and large
-// And between them, where those three left a handed-over batch's staging up to a quarter off.
-constexpr std::array<std::size_t, 3> kMorePageableBytes{8 * kMiB, 16 * kMiB, 96 * kMiB};
+// Where calibrate times a worker's pageable copy under load besides its own batch, ascending: a
+// small batch, and one far beyond any cache (256 MiB), where the sweep's pageable copy reads memory
+// too, so that a handed-over batch's copy slows less against it than calibrate's batch does
+// against its own; and between them, where those three alone left the staging up to a quarter off.
+constexpr std::array<std::size_t, 5> kPageableSizes{2 * kMiB, 8 * kMiB, 16 * kMiB, 96 * kMiB, 256 * kMiB};
 constexpr int kMemcpySamples = 5;
 constexpr int kLoadRounds = 3;
 constexpr double kSweepShare = 0.8;  // of the progress bar: the copy sweep takes most of the time
-
-// Where calibrate times a worker's pageable copy under load besides its own batch, ascending.
-std::vector<std::size_t> pageable_sizes_besides_calibrates() {
-    std::vector<std::size_t> sizes{kSmallBatchBytes};
-    sizes.insert(sizes.end(), kMorePageableBytes.begin(), kMorePageableBytes.end());
-    sizes.push_back(kLargeBatchBytes);
-    return sizes;
-}
 
 std::string waits_text(const PageLockingWaits& waits) {
     std::string text;
@@ -260,7 +251,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             std::to_string(kMemcpySamples) + "); with nothing else running: filling samples, collating them into a new batch's pages "
             "(page faults included, each batch freed on another CPU as the pin thread frees a worker's) and pinning a batch just collated into cudaHostAlloc'd memory (" +
             format_size(kCalibrationBatchBytes) + "); and how filling and collating slow, and what pinning, a pageable "
-            "H2D copy (at " + format_size_list(pageable_sizes_besides_calibrates()) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
+            "H2D copy (at " + format_size_list(std::vector<std::size_t>(kPageableSizes.begin(), kPageableSizes.end())) + " too) and freeing cost for a batch pushed out of the caches (as one a worker hands over is; the one "
             "freed written by a thread on another CPU), and what a batch's cudaHostAlloc with cudaFreeHost and its "
             "cudaHostRegister with cudaHostUnregister cost, while " +
             thread_counts_text(profile.under_load.others) + " other threads fill, collate into fresh buffers and free them, "
@@ -288,9 +279,8 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
 void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_counts, HardwareProfile& profile) {
     const double bytes = static_cast<double>(kCalibrationBatchBytes);
     struct Samples {
-        std::vector<double> fill, first_touch, pin, pageable, pageable_large, pageable_small, free_us, host_alloc_us,
-            host_register_us;
-        std::array<std::vector<double>, kMorePageableBytes.size()> pageable_more;
+        std::vector<double> fill, first_touch, pin, pageable, free_us, host_alloc_us, host_register_us;
+        std::array<std::vector<double>, kPageableSizes.size()> pageable_by_size;
     };
     std::vector<Samples> samples(thread_counts.size());
     std::vector<double> pin_just_collated;
@@ -304,10 +294,8 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
                 pin_just_collated.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated));
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
-            at.pageable_large.push_back(probe.pageable_h2d_gb_per_s(kLargeBatchBytes, BatchState::InMemory));
-            at.pageable_small.push_back(probe.pageable_h2d_gb_per_s(kSmallBatchBytes, BatchState::InMemory));
-            for (std::size_t k = 0; k < kMorePageableBytes.size(); ++k)
-                at.pageable_more[k].push_back(probe.pageable_h2d_gb_per_s(kMorePageableBytes[k], BatchState::InMemory));
+            for (std::size_t k = 0; k < kPageableSizes.size(); ++k)
+                at.pageable_by_size[k].push_back(probe.pageable_h2d_gb_per_s(kPageableSizes[k], BatchState::InMemory));
             at.free_us.push_back(measure_handed_over_free_us(kCalibrationBatchBytes, kMemcpySamples));
             // A batch's page locking and its undoing, as pin_mode alloc and register pay them per batch.
             const PinCosts alloc = probe.host_alloc_free_us(kCalibrationBatchBytes);
@@ -321,10 +309,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     profile.memcpy_to_pinned_gb_per_s = median(std::move(pin_just_collated));
     HostLoadCurve& curve = profile.under_load;
     curve = {};
-    curve.pageable_h2d_large_bytes = static_cast<double>(kLargeBatchBytes);
-    curve.pageable_h2d_small_bytes = static_cast<double>(kSmallBatchBytes);
-    for (const std::size_t more : kMorePageableBytes) curve.pageable_h2d_more_bytes.push_back(static_cast<double>(more));
-    curve.pageable_h2d_more.resize(kMorePageableBytes.size());
+    for (const std::size_t size : kPageableSizes) curve.pageable_h2d_by_size.push_back({static_cast<double>(size), {}});
     const double alone_alloc_us = std::max(median(samples.front().host_alloc_us), 1e-3);
     const double alone_register_us = std::max(median(samples.front().host_register_us), 1e-3);
     const double alone_free_us = std::max(median(samples.front().free_us), 1e-3);
@@ -335,14 +320,10 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
         curve.first_touch.push_back(median(std::move(at.first_touch)) / profile.first_touch_gb_per_s);
         curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / profile.memcpy_to_pinned_gb_per_s);
         curve.pageable_h2d.push_back(median(std::move(at.pageable)) / profile.h2d_pageable_gb_per_s.at(bytes));
-        curve.pageable_h2d_large.push_back(median(std::move(at.pageable_large)) /
-                                           profile.h2d_pageable_gb_per_s.at(static_cast<double>(kLargeBatchBytes)));
-        curve.pageable_h2d_small.push_back(median(std::move(at.pageable_small)) /
-                                           profile.h2d_pageable_gb_per_s.at(static_cast<double>(kSmallBatchBytes)));
-        for (std::size_t k = 0; k < kMorePageableBytes.size(); ++k)
-            curve.pageable_h2d_more[k].push_back(
-                median(std::move(at.pageable_more[k])) /
-                profile.h2d_pageable_gb_per_s.at(static_cast<double>(kMorePageableBytes[k])));
+        for (std::size_t k = 0; k < kPageableSizes.size(); ++k)
+            curve.pageable_h2d_by_size[k].by_others.push_back(
+                median(std::move(at.pageable_by_size[k])) /
+                profile.h2d_pageable_gb_per_s.at(static_cast<double>(kPageableSizes[k])));
         curve.free_pageable.push_back(median(std::move(at.free_us)) / alone_free_us);
         curve.host_alloc.push_back(median(std::move(at.host_alloc_us)) / alone_alloc_us);
         curve.host_register.push_back(median(std::move(at.host_register_us)) / alone_register_us);

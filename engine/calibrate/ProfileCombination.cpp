@@ -134,34 +134,23 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         out.under_load.first_touch = load(&HostLoadCurve::first_touch, "first_touch");
         out.under_load.memcpy_to_pinned = load(&HostLoadCurve::memcpy_to_pinned, "memcpy_to_pinned");
         out.under_load.pageable_h2d = load(&HostLoadCurve::pageable_h2d, "pageable_h2d");
-        out.under_load.pageable_h2d_large = load(&HostLoadCurve::pageable_h2d_large, "pageable_h2d_large");
+        // Each size's factors: the median of the profiles that measured it there.
+        std::vector<double> sizes;
         for (const NamedProfile& p : profiles)
-            if (!p.profile.under_load.pageable_h2d_large.empty())
-                out.under_load.pageable_h2d_large_bytes = p.profile.under_load.pageable_h2d_large_bytes;
-        out.under_load.pageable_h2d_small = load(&HostLoadCurve::pageable_h2d_small, "pageable_h2d_small");
-        for (const NamedProfile& p : profiles)
-            if (!p.profile.under_load.pageable_h2d_small.empty())
-                out.under_load.pageable_h2d_small_bytes = p.profile.under_load.pageable_h2d_small_bytes;
-        const NamedProfile* more_first = nullptr;
-        for (const NamedProfile& p : profiles) {
-            const HostLoadCurve& curve = p.profile.under_load;
-            if (curve.pageable_h2d_more.empty()) continue;
-            if (more_first == nullptr) more_first = &p;
-            else if (curve.pageable_h2d_more_bytes != more_first->profile.under_load.pageable_h2d_more_bytes)
-                throw ConfigError(ConfigIssue{"host.under_load.pageable_h2d_more.sizes_bytes", p.label,
-                                              "a profile measured at the same sizes as " + more_first->label +
-                                                  " (calibrate both with the same pinscope)"});
-            out.under_load.pageable_h2d_more_bytes = more_first->profile.under_load.pageable_h2d_more_bytes;
-        }
-        for (std::size_t k = 0; k < out.under_load.pageable_h2d_more_bytes.size(); ++k) {
-            const std::string field = "host.under_load.pageable_h2d_more[" + std::to_string(k) + "].by_others";
-            const auto at_size = [k](const P& p) -> const std::vector<double>& {
+            for (const PageableFactorsAtSize& at_size : p.profile.under_load.pageable_h2d_by_size)
+                sizes.push_back(at_size.bytes);
+        std::sort(sizes.begin(), sizes.end());
+        sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            const auto at_size = [bytes = sizes[k]](const P& p) -> const std::vector<double>& {
                 static const std::vector<double> none;
-                const auto& more = p.under_load.pageable_h2d_more;
-                return k < more.size() ? more[k] : none;
+                for (const PageableFactorsAtSize& measured : p.under_load.pageable_h2d_by_size)
+                    if (measured.bytes == bytes) return measured.by_others;
+                return none;
             };
             const auto others = [](const P& p) -> const std::vector<double>& { return p.under_load.others; };
-            out.under_load.pageable_h2d_more.push_back(c.values(at_size, others, field, true));
+            const std::string field = "host.under_load.pageable_h2d_by_size[" + std::to_string(k) + "].by_others";
+            out.under_load.pageable_h2d_by_size.push_back({sizes[k], c.values(at_size, others, field, true)});
         }
         out.under_load.free_pageable = load(&HostLoadCurve::free_pageable, "free_pageable");
         out.under_load.host_alloc = load(&HostLoadCurve::host_alloc, "host_alloc");

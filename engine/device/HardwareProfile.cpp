@@ -201,6 +201,48 @@ json own_curve_json(const SizeCurve& curve) {
     return json{{"sizes_bytes", sizes_json(curve.sizes_bytes)}, {"values", curve.values}};
 }
 
+// A worker's pageable copy's factors under load at sizes besides calibrate's batch, ascending:
+// "pageable_h2d_by_size", and the keys of profiles calibrated before 2026-11-28 ("pageable_h2d_small",
+// "pageable_h2d_large", each with its "..._bytes", and "pageable_h2d_more"). A size given twice,
+// or calibrate's own, is refused, naming where it was given the second time.
+std::vector<PageableFactorsAtSize> pageable_factors_by_size(const Reader& load, const std::vector<double>& others,
+                                                            const std::string& axis) {
+    struct Given {
+        PageableFactorsAtSize factors;
+        std::string field;  // where its size was given
+    };
+    std::vector<Given> given;
+    for (const char* key : {"pageable_h2d_small", "pageable_h2d_large"})
+        if (load.has(key)) {
+            const std::string bytes_key = std::string(key) + "_bytes";
+            given.push_back({{load.number(bytes_key.c_str(), kSize), load.curve(key, kFactor, others, axis).values},
+                             load.path_of(bytes_key.c_str())});
+        }
+    for (const char* key : {"pageable_h2d_more", "pageable_h2d_by_size"}) {
+        if (!load.has(key)) continue;
+        double before = 0;
+        for (const Reader& at_size : load.objects(key)) {
+            const double bytes = at_size.number("bytes", kSize);
+            if (bytes <= before)
+                reject(at_size.path_of("bytes"), describe(size_json(bytes)),
+                       "a size above the previous one (" + describe(size_json(before)) + ")");
+            before = bytes;
+            given.push_back({{bytes, at_size.curve("by_others", kFactor, others, axis).values}, at_size.path_of("bytes")});
+        }
+    }
+    std::stable_sort(given.begin(), given.end(),
+                     [](const Given& a, const Given& b) { return a.factors.bytes < b.factors.bytes; });
+    std::vector<PageableFactorsAtSize> sizes;
+    for (Given& at_size : given) {
+        const double bytes = at_size.factors.bytes;
+        if (bytes == static_cast<double>(kCalibrationBatchBytes) || (!sizes.empty() && bytes == sizes.back().bytes))
+            reject(at_size.field, describe(size_json(bytes)),
+                   "a size given once, and not calibrate's batch (" + std::to_string(kCalibrationBatchBytes) + ")");
+        sizes.push_back(std::move(at_size.factors));
+    }
+    return sizes;
+}
+
 std::string builtin_list() {
     std::string names;
     for (const std::string& name : builtin_profile_names()) names += (names.empty() ? "" : ", ") + name;
@@ -321,22 +363,24 @@ double MemoryThroughputCurve::share(const std::vector<double>& axis, const std::
 }
 
 double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
-    std::vector<std::pair<double, double>> points{
-        {static_cast<double>(kCalibrationBatchBytes), at(others, pageable_h2d, others_now)}};
-    const auto add = [&](double measured_bytes, const std::vector<double>& factors) {
-        if (!factors.empty() && measured_bytes > 0) points.emplace_back(measured_bytes, at(others, factors, others_now));
-    };
-    add(pageable_h2d_small_bytes, pageable_h2d_small);
-    add(pageable_h2d_large_bytes, pageable_h2d_large);
-    for (std::size_t i = 0; i < pageable_h2d_more_bytes.size() && i < pageable_h2d_more.size(); ++i)
-        add(pageable_h2d_more_bytes[i], pageable_h2d_more[i]);
-    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const auto calibrates = static_cast<double>(kCalibrationBatchBytes);
     std::vector<double> sizes, factors;
-    for (const auto& [size, factor] : points)
-        if (sizes.empty() || size > sizes.back()) {  // a size measured twice: the first named above
-            sizes.push_back(size);
-            factors.push_back(factor);
+    sizes.reserve(pageable_h2d_by_size.size() + 1);
+    factors.reserve(pageable_h2d_by_size.size() + 1);
+    bool calibrates_added = false;
+    for (const PageableFactorsAtSize& at_size : pageable_h2d_by_size) {
+        if (!calibrates_added && at_size.bytes > calibrates) {
+            sizes.push_back(calibrates);
+            factors.push_back(at(others, pageable_h2d, others_now));
+            calibrates_added = true;
         }
+        sizes.push_back(at_size.bytes);
+        factors.push_back(at(others, at_size.by_others, others_now));
+    }
+    if (!calibrates_added) {
+        sizes.push_back(calibrates);
+        factors.push_back(at(others, pageable_h2d, others_now));
+    }
     return at_log_size(sizes, factors, bytes);
 }
 
@@ -409,24 +453,7 @@ HardwareProfile profile_from_json(const json& json_profile) {
         curve.first_touch = load.curve("first_touch", kFactor, curve.others, axis).values;
         curve.memcpy_to_pinned = load.curve("memcpy_to_pinned", kFactor, curve.others, axis).values;
         curve.pageable_h2d = load.curve("pageable_h2d", kFactor, curve.others, axis).values;
-        if (load.has("pageable_h2d_large")) {
-            curve.pageable_h2d_large = load.curve("pageable_h2d_large", kFactor, curve.others, axis).values;
-            curve.pageable_h2d_large_bytes = load.number("pageable_h2d_large_bytes", kSize);
-        }
-        if (load.has("pageable_h2d_small")) {
-            curve.pageable_h2d_small = load.curve("pageable_h2d_small", kFactor, curve.others, axis).values;
-            curve.pageable_h2d_small_bytes = load.number("pageable_h2d_small_bytes", kSize);
-        }
-        if (load.has("pageable_h2d_more"))
-            for (const Reader& at_size : load.objects("pageable_h2d_more")) {
-                const double bytes = at_size.number("bytes", kSize);
-                const std::vector<double>& before = curve.pageable_h2d_more_bytes;
-                if (!before.empty() && bytes <= before.back())
-                    reject(at_size.path_of("bytes"), describe(size_json(bytes)),
-                           "a size above the previous one (" + describe(size_json(before.back())) + ")");
-                curve.pageable_h2d_more_bytes.push_back(bytes);
-                curve.pageable_h2d_more.push_back(at_size.curve("by_others", kFactor, curve.others, axis).values);
-            }
+        curve.pageable_h2d_by_size = pageable_factors_by_size(load, curve.others, axis);
         curve.free_pageable = load.curve("free_pageable", kCostFactor, curve.others, axis).values;
         if (load.has("host_alloc")) curve.host_alloc = load.curve("host_alloc", kCostFactor, curve.others, axis).values;
         if (load.has("host_register"))
@@ -538,17 +565,9 @@ json to_json(const HardwareProfile& profile) {
                                              {"memcpy_to_pinned", curve.memcpy_to_pinned},
                                              {"pageable_h2d", curve.pageable_h2d},
                                              {"free_pageable", curve.free_pageable}};
-        if (!curve.pageable_h2d_large.empty()) {
-            written["host"]["under_load"]["pageable_h2d_large"] = curve.pageable_h2d_large;
-            written["host"]["under_load"]["pageable_h2d_large_bytes"] = curve.pageable_h2d_large_bytes;
-        }
-        if (!curve.pageable_h2d_small.empty()) {
-            written["host"]["under_load"]["pageable_h2d_small"] = curve.pageable_h2d_small;
-            written["host"]["under_load"]["pageable_h2d_small_bytes"] = curve.pageable_h2d_small_bytes;
-        }
-        for (std::size_t k = 0; k < curve.pageable_h2d_more.size() && k < curve.pageable_h2d_more_bytes.size(); ++k)
-            written["host"]["under_load"]["pageable_h2d_more"].push_back(
-                json{{"bytes", size_json(curve.pageable_h2d_more_bytes[k])}, {"by_others", curve.pageable_h2d_more[k]}});
+        for (const PageableFactorsAtSize& at_size : curve.pageable_h2d_by_size)
+            written["host"]["under_load"]["pageable_h2d_by_size"].push_back(
+                json{{"bytes", size_json(at_size.bytes)}, {"by_others", at_size.by_others}});
         if (!curve.host_alloc.empty()) written["host"]["under_load"]["host_alloc"] = curve.host_alloc;
         if (!curve.host_register.empty()) written["host"]["under_load"]["host_register"] = curve.host_register;
         if (!curve.all_threads.empty())

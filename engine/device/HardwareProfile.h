@@ -43,6 +43,13 @@ struct MemoryThroughputCurve {
     bool empty() const { return threads.empty(); }
 };
 
+// A worker's pageable H2D copy under load at one batch size: rate factors by `others`.
+struct PageableFactorsAtSize {
+    double bytes = 0;
+    std::vector<double> by_others;
+    bool operator==(const PageableFactorsAtSize&) const = default;
+};
+
 // How host work slows while `others` other threads stream through memory as loader workers do
 // (fill their samples, collate into a fresh buffer, free it): factors measured by calibrate.
 // Empty: no contention modelled.
@@ -56,22 +63,15 @@ struct HostLoadCurve {
     // 1 even with no others):
     std::vector<double> memcpy_to_pinned;  // rate factor of a pin copy (memcpy_to_pinned_gb_per_s)
     std::vector<double> pageable_h2d;      // rate factor of a pageable H2D copy (the sweep's rate at its size)
-    // The same for a batch far larger than the caches, measured at `pageable_h2d_large_bytes`
-    // against the sweep's rate there (which is read from memory too); optional (empty: the factors
-    // above at every size). Between the two sizes the factor is interpolated on a log size axis.
-    std::vector<double> pageable_h2d_large;
-    double pageable_h2d_large_bytes = 0;
-    // The same for a small batch, measured at `pageable_h2d_small_bytes` (optional; empty:
-    // calibrate's batch's factors below its size). Between the sizes, on a log size axis too. On an
-    // H200 VM a worker's 1.5 MB batch took 1.4 times the model's staging with five workers busy.
-    std::vector<double> pageable_h2d_small;
-    double pageable_h2d_small_bytes = 0;
-    // The same at further sizes (optional; calibrated before 2026-11-27 evening: none): factors by
-    // `others` at each of `pageable_h2d_more_bytes`. On an H100 VM the three sizes above left the
-    // model's staging of workers' batches 10 % short in median from 7 to 27 MB (0.75 to 1.11 of the
-    // GPU's time) and 14 % long from 55 to 100 MB (0.96 to 1.23).
-    std::vector<double> pageable_h2d_more_bytes;  // ascending
-    std::vector<std::vector<double>> pageable_h2d_more;
+    // The same at other sizes than calibrate's batch, each against the sweep's rate at its size,
+    // ascending (optional: empty, the factors above at every size). In the JSON,
+    // "pageable_h2d_by_size"; profiles calibrated before 2026-11-28 hold these as
+    // "pageable_h2d_small" and "pageable_h2d_large" (each with its "..._bytes") and
+    // "pageable_h2d_more", which still read. On an H200 VM a worker's 1.5 MB batch took 1.4 times
+    // the model's staging with five workers busy when only calibrate's size was measured; on an H100
+    // VM, with 2 MiB, 38.5 MB and 256 MiB, the staging of workers' batches was 10 % short in median
+    // from 7 to 27 MB (0.75 to 1.11 of the GPU's time) and 14 % long from 55 to 100 MB (0.96 to 1.23).
+    std::vector<PageableFactorsAtSize> pageable_h2d_by_size;
     // The pageable H2D factor for a batch of `bytes` with `others` streaming: between the sizes
     // measured on a log size axis, the nearest one's beyond them.
     double pageable_h2d_at(double others, double bytes) const;

@@ -202,26 +202,18 @@ TEST(Calibration, MeasuresRatesUnderLoadAsFactorsOfTheIdleOnes) {
     // And at five more sizes, each against the sweep at its own size: a batch far beyond the caches,
     EXPECT_EQ(probe.pageable_calls_at, (std::map<std::size_t, std::size_t>{
                                            {2 << 20, 6}, {8 << 20, 6}, {16 << 20, 6}, {96 << 20, 6}, {256 << 20, 6}}));
-    EXPECT_EQ(curve.pageable_h2d_large_bytes, 256.0 * (1 << 20));
-    const double large_sweep = profile.h2d_pageable_gb_per_s.at(curve.pageable_h2d_large_bytes);
-    EXPECT_EQ(curve.pageable_h2d_large, (std::vector<double>{6.0 / large_sweep, 3.0 / large_sweep}));
-    EXPECT_EQ(profile_from_json(to_json(profile)).under_load.pageable_h2d_large, curve.pageable_h2d_large);
-    // a small batch,
-    EXPECT_EQ(curve.pageable_h2d_small_bytes, 2.0 * (1 << 20));
-    const double small_sweep = profile.h2d_pageable_gb_per_s.at(curve.pageable_h2d_small_bytes);
-    EXPECT_EQ(curve.pageable_h2d_small, (std::vector<double>{12.0 / small_sweep, 4.0 / small_sweep}));
-    // and three between.
-    EXPECT_EQ(curve.pageable_h2d_more_bytes, (std::vector<double>{8 << 20, 16 << 20, 96 << 20}));
-    ASSERT_EQ(curve.pageable_h2d_more.size(), 3u);
-    const double sweep_at_16 = profile.h2d_pageable_gb_per_s.at(16 << 20);
-    const double sweep_at_96 = profile.h2d_pageable_gb_per_s.at(96 << 20);
-    EXPECT_EQ(curve.pageable_h2d_more[1], (std::vector<double>{12.0 / sweep_at_16, 4.0 / sweep_at_16}));
-    EXPECT_EQ(curve.pageable_h2d_more[2], (std::vector<double>{6.0 / sweep_at_96, 3.0 / sweep_at_96}));
-    const HostLoadCurve read_back = profile_from_json(to_json(profile)).under_load;
-    EXPECT_EQ(read_back.pageable_h2d_small, curve.pageable_h2d_small);
-    EXPECT_EQ(read_back.pageable_h2d_small_bytes, curve.pageable_h2d_small_bytes);
-    EXPECT_EQ(read_back.pageable_h2d_more_bytes, curve.pageable_h2d_more_bytes);
-    EXPECT_EQ(read_back.pageable_h2d_more, curve.pageable_h2d_more);
+    const auto factors_at = [&](double bytes, double alone, double loaded) {
+        const double at_size = profile.h2d_pageable_gb_per_s.at(bytes);
+        return PageableFactorsAtSize{bytes, {alone / at_size, loaded / at_size}};
+    };
+    // a small batch, three between, and a batch far beyond the caches, ascending.
+    ASSERT_EQ(curve.pageable_h2d_by_size.size(), 5u);
+    EXPECT_EQ(curve.pageable_h2d_by_size[0], factors_at(2 << 20, 12.0, 4.0));
+    EXPECT_EQ(curve.pageable_h2d_by_size[1].bytes, 8 << 20);
+    EXPECT_EQ(curve.pageable_h2d_by_size[2], factors_at(16 << 20, 12.0, 4.0));
+    EXPECT_EQ(curve.pageable_h2d_by_size[3], factors_at(96 << 20, 6.0, 3.0));
+    EXPECT_EQ(curve.pageable_h2d_by_size[4], factors_at(256 << 20, 6.0, 3.0));
+    EXPECT_EQ(profile_from_json(to_json(profile)).under_load.pageable_h2d_by_size, curve.pageable_h2d_by_size);
     EXPECT_EQ(curve.memcpy_to_pinned, (std::vector<double>{0.5, 0.5}));  // the fake pins from memory at half speed
     for (const auto* factors : {&curve.fill, &curve.first_touch}) {
         ASSERT_EQ(factors->size(), 2u);

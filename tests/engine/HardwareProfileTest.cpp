@@ -249,7 +249,7 @@ json with_under_load(json profile) {
                                          {"first_touch", {1.0, 0.9, 0.6}},
                                          {"memcpy_to_pinned", {1.0, 0.8, 0.5}},
                                          {"pageable_h2d", {0.6, 0.5, 0.4}},
-                                         {"pageable_h2d_more",
+                                         {"pageable_h2d_by_size",
                                           json::array({json{{"bytes", 8388608}, {"by_others", {0.5, 0.45, 0.4}}},
                                                        json{{"bytes", 100663296}, {"by_others", {0.9, 0.8, 0.7}}}})},
                                          {"free_pageable", {1.0, 1.5, 4.0}},
@@ -257,6 +257,33 @@ json with_under_load(json profile) {
                                                           {"copy_gb_per_s", {10.0, 25.0, 55.0}},
                                                           {"fill_gb_per_s", {6.0, 21.0, 57.0}}}}};
     return profile;
+}
+
+// Profiles calibrated before 2026-11-28 give a worker's pageable copy at other sizes in three
+// shapes: they read as one list by size, written back as such; a size given twice is refused.
+TEST(HostLoadCurve, TheOlderShapesOfThePageableFactorsReadAsOneListBySize) {
+    json older = with_under_load(builtin_json(kDefaultProfile));
+    json& load = older["host"]["under_load"];
+    load.erase("pageable_h2d_by_size");
+    load["pageable_h2d_small"] = {0.3, 0.2, 0.1};
+    load["pageable_h2d_small_bytes"] = 2097152;
+    load["pageable_h2d_large"] = {1.0, 0.9, 0.8};
+    load["pageable_h2d_large_bytes"] = 268435456;
+    load["pageable_h2d_more"] = json::array({json{{"bytes", 8388608}, {"by_others", {0.5, 0.45, 0.4}}}});
+    const HostLoadCurve curve = profile_from_json(older).under_load;
+    EXPECT_EQ(curve.pageable_h2d_by_size, (std::vector<PageableFactorsAtSize>{{2097152, {0.3, 0.2, 0.1}},
+                                                                              {8388608, {0.5, 0.45, 0.4}},
+                                                                              {268435456, {1.0, 0.9, 0.8}}}));
+    const json written = to_json(profile_from_json(older)).at("host").at("under_load");
+    EXPECT_FALSE(written.contains("pageable_h2d_small"));
+    EXPECT_EQ(written.at("pageable_h2d_by_size").size(), 3u);
+    load["pageable_h2d_more"][0]["bytes"] = 268435456;
+    try {
+        profile_from_json(older);
+        ADD_FAILURE() << "a size given twice was accepted";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(error.issue().field, "profile.host.under_load.pageable_h2d_more[0].bytes");
+    }
 }
 
 TEST(HostLoadCurve, InterpolatesBetweenThreadCountsAndHoldsFlatBeyond) {
@@ -327,12 +354,15 @@ TEST(HostLoadCurve, InvalidCurvesNameTheField) {
     EXPECT_EQ(field_of_error("/host/under_load/memcpy_to_pinned/1", json(0)), "profile.host.under_load.memcpy_to_pinned[1]");
     EXPECT_EQ(field_of_error("/host/under_load/free_pageable/0", json(-1)), "profile.host.under_load.free_pageable[0]");
     EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d/2", json(3)), "profile.host.under_load.pageable_h2d[2]");
-    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_more/1/bytes", json(4194304)),
-              "profile.host.under_load.pageable_h2d_more[1].bytes");
-    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_more/0/by_others/1", json(0)),
-              "profile.host.under_load.pageable_h2d_more[0].by_others[1]");
-    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_more/1/by_others", json{0.9}),
-              "profile.host.under_load.pageable_h2d_more[1].by_others");
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_by_size/1/bytes", json(4194304)),
+              "profile.host.under_load.pageable_h2d_by_size[1].bytes");
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_by_size/1/bytes", json(38535168)),
+              "profile.host.under_load.pageable_h2d_by_size[1].bytes")
+        << "calibrate's own batch is pageable_h2d's";
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_by_size/0/by_others/1", json(0)),
+              "profile.host.under_load.pageable_h2d_by_size[0].by_others[1]");
+    EXPECT_EQ(field_of_error("/host/under_load/pageable_h2d_by_size/1/by_others", json{0.9}),
+              "profile.host.under_load.pageable_h2d_by_size[1].by_others");
     EXPECT_EQ(field_of_error("/host/under_load/others/2", json(1)), "profile.host.under_load.others[2]");
     EXPECT_EQ(field_of_error("/host/under_load/others/1", json(0.5)), "profile.host.under_load.others[1]");
     EXPECT_EQ(field_of_error("/host/under_load/first_touch", json{1.0, 0.9}), "profile.host.under_load.first_touch");

@@ -230,43 +230,43 @@ TEST(ModeledMemoryBus, PageableStagingOfAHandedOverBatchSlowsButPinnedAndCachedC
 // by what calibrate measured at that size, between the two sizes by a factor in between.
 TEST(ModeledMemoryBus, PageableStagingOfALargeOrSmallBatchSlowsByTheFactorMeasuredAtItsSize) {
     HostLoadCurve curve = halving_curve();
-    curve.pageable_h2d_large = {1.0, 0.9};
-    curve.pageable_h2d_large_bytes = 256.0 * (1 << 20);
+    const double large = 256.0 * (1 << 20);
+    curve.pageable_h2d_by_size = {{large, {1.0, 0.9}}};
     ModeledMemoryBus bus(curve);
     const auto other = bus.use(ModeledMemoryBus::Traffic::Fill);
     const auto factor = [&](double bytes) { return bus.use(ModeledMemoryBus::Traffic::PageableFromMemory, 0, bytes).factor(); };
     EXPECT_DOUBLE_EQ(factor(4 << 20), 0.5);
     EXPECT_DOUBLE_EQ(factor(kCalibrationBatchBytes), 0.5);
-    EXPECT_DOUBLE_EQ(factor(curve.pageable_h2d_large_bytes), 0.9);
-    EXPECT_DOUBLE_EQ(factor(4.0 * curve.pageable_h2d_large_bytes), 0.9);
-    EXPECT_NEAR(factor(std::sqrt(kCalibrationBatchBytes * curve.pageable_h2d_large_bytes)), 0.7, 1e-9);
+    EXPECT_DOUBLE_EQ(factor(large), 0.9);
+    EXPECT_DOUBLE_EQ(factor(4.0 * large), 0.9);
+    EXPECT_NEAR(factor(std::sqrt(kCalibrationBatchBytes * large)), 0.7, 1e-9);
     // And a small one, below calibrate's batch, toward the factor measured at its own size.
-    curve.pageable_h2d_small = {1.0, 0.2};
-    curve.pageable_h2d_small_bytes = 2.0 * (1 << 20);
+    const double small = 2.0 * (1 << 20);
+    curve.pageable_h2d_by_size.insert(curve.pageable_h2d_by_size.begin(), {small, {1.0, 0.2}});
     ModeledMemoryBus with_small(curve);
     const auto streaming = with_small.use(ModeledMemoryBus::Traffic::Fill);
     const auto small_factor = [&](double bytes) {
         return with_small.use(ModeledMemoryBus::Traffic::PageableFromMemory, 0, bytes).factor();
     };
-    EXPECT_DOUBLE_EQ(small_factor(curve.pageable_h2d_small_bytes), 0.2);
+    EXPECT_DOUBLE_EQ(small_factor(small), 0.2);
     EXPECT_DOUBLE_EQ(small_factor(1 << 20), 0.2);
     EXPECT_DOUBLE_EQ(small_factor(kCalibrationBatchBytes), 0.5);
-    EXPECT_NEAR(small_factor(std::sqrt(kCalibrationBatchBytes * curve.pageable_h2d_small_bytes)), 0.35, 1e-9);
-    EXPECT_DOUBLE_EQ(small_factor(curve.pageable_h2d_large_bytes), 0.9) << "above calibrate's batch, the large size's";
+    EXPECT_NEAR(small_factor(std::sqrt(kCalibrationBatchBytes * small)), 0.35, 1e-9);
+    EXPECT_DOUBLE_EQ(small_factor(large), 0.9) << "above calibrate's batch, the large size's";
     // With sizes measured between, each its own, on a log size axis between neighbours.
-    curve.pageable_h2d_more_bytes = {8.0 * (1 << 20), 96.0 * (1 << 20)};
-    curve.pageable_h2d_more = {{1.0, 0.4}, {1.0, 0.8}};
+    curve.pageable_h2d_by_size = {
+        {small, {1.0, 0.2}}, {8.0 * (1 << 20), {1.0, 0.4}}, {96.0 * (1 << 20), {1.0, 0.8}}, {large, {1.0, 0.9}}};
     ModeledMemoryBus with_more(curve);
     const auto filling = with_more.use(ModeledMemoryBus::Traffic::Fill);
     const auto more_factor = [&](double bytes) {
         return with_more.use(ModeledMemoryBus::Traffic::PageableFromMemory, 0, bytes).factor();
     };
-    EXPECT_DOUBLE_EQ(more_factor(curve.pageable_h2d_small_bytes), 0.2);
+    EXPECT_DOUBLE_EQ(more_factor(small), 0.2);
     EXPECT_DOUBLE_EQ(more_factor(4.0 * (1 << 20)), 0.3) << "halfway between 2 and 8 MiB";
     EXPECT_DOUBLE_EQ(more_factor(8.0 * (1 << 20)), 0.4);
     EXPECT_DOUBLE_EQ(more_factor(kCalibrationBatchBytes), 0.5);
     EXPECT_DOUBLE_EQ(more_factor(96.0 * (1 << 20)), 0.8);
-    EXPECT_NEAR(more_factor(std::sqrt(96.0 * (1 << 20) * curve.pageable_h2d_large_bytes)), 0.85, 1e-9);
+    EXPECT_NEAR(more_factor(std::sqrt(96.0 * (1 << 20) * large)), 0.85, 1e-9);
     EXPECT_DOUBLE_EQ(more_factor(1e12), 0.9);
     // Without the large size's factors, calibrate's batch's at every size.
     ModeledMemoryBus older(halving_curve());

@@ -75,36 +75,20 @@ TEST(ProfileCombination, WhatAllThreadsGotIsTheMedianOfTheProfilesThatMeasuredIt
     EXPECT_EQ(combined.under_load.all_threads.fill_gb_per_s, (std::vector<double>{6, 60}));
     three[0].profile.under_load.all_threads = three[1].profile.under_load.all_threads = {};
     EXPECT_TRUE(combine_profiles(three, "fleet", "...").under_load.all_threads.empty());
-    EXPECT_TRUE(combined.under_load.pageable_h2d_small.empty()) << "none measured a small batch's staging";
+    EXPECT_TRUE(combined.under_load.pageable_h2d_by_size.empty()) << "none measured the staging at other sizes";
 }
 
-TEST(ProfileCombination, ASmallBatchsStagingUnderLoadIsTheMedianOfTheProfilesThatMeasuredIt) {
+// Each size's factors are the median of the profiles that measured them there: a size only some
+// machines measured (an older calibrate's) is theirs.
+TEST(ProfileCombination, StagingAtEachSizeIsTheMedianOfTheProfilesThatMeasuredItThere) {
     std::vector<NamedProfile> three = three_with_load_curves();
-    for (NamedProfile& p : three) p.profile.under_load.pageable_h2d_small_bytes = 2.0 * (1 << 20);
-    three[0].profile.under_load.pageable_h2d_small = {0.9, 0.5};
-    three[1].profile.under_load.pageable_h2d_small = {0.7, 0.3};
+    three[0].profile.under_load.pageable_h2d_by_size = {{8 << 20, {0.5, 0.25}}, {96 << 20, {1.0, 0.75}}};
+    three[1].profile.under_load.pageable_h2d_by_size = {{8 << 20, {0.75, 0.5}}, {96 << 20, {1.5, 0.5}}};
+    three[2].profile.under_load.pageable_h2d_by_size = {{16 << 20, {1.0, 1.0}}};
     const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
-    EXPECT_EQ(combined.under_load.pageable_h2d_small, (std::vector<double>{0.8, 0.4}));
-    EXPECT_EQ(combined.under_load.pageable_h2d_small_bytes, 2.0 * (1 << 20));
-}
-
-TEST(ProfileCombination, StagingAtMoreSizesIsTheMedianOfTheProfilesThatMeasuredItAtTheSameSizes) {
-    std::vector<NamedProfile> three = three_with_load_curves();
-    for (const int k : {0, 1}) three[k].profile.under_load.pageable_h2d_more_bytes = {8 << 20, 96 << 20};
-    three[0].profile.under_load.pageable_h2d_more = {{0.5, 0.25}, {1.0, 0.75}};
-    three[1].profile.under_load.pageable_h2d_more = {{0.75, 0.5}, {1.5, 0.5}};
-    const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
-    EXPECT_EQ(combined.under_load.pageable_h2d_more_bytes, (std::vector<double>{8 << 20, 96 << 20}));
-    EXPECT_EQ(combined.under_load.pageable_h2d_more, (std::vector<std::vector<double>>{{0.625, 0.375}, {1.25, 0.625}}));
-    three[2].profile.under_load.pageable_h2d_more_bytes = {16 << 20};
-    three[2].profile.under_load.pageable_h2d_more = {{1.0, 1.0}};
-    try {
-        (void)combine_profiles(three, "fleet", "...");
-        FAIL() << "profiles measured at other sizes were combined";
-    } catch (const ConfigError& error) {
-        EXPECT_EQ(error.issue().field, "host.under_load.pageable_h2d_more.sizes_bytes");
-        EXPECT_EQ(error.issue().value, three[2].label);
-    }
+    EXPECT_EQ(combined.under_load.pageable_h2d_by_size,
+              (std::vector<PageableFactorsAtSize>{
+                  {8 << 20, {0.625, 0.375}}, {16 << 20, {1.0, 1.0}}, {96 << 20, {1.25, 0.625}}}));
 }
 
 TEST(ProfileCombination, ThePipelinesCostsAreTheMediansOfTheProfilesThatMeasuredThem) {
