@@ -25,8 +25,8 @@ enum class PipelineCost {
     // The same with loader workers running (pin_mode alloc, kAllocWorkers of them; the pin thread
     // makes the call). In validate's cells on three H100 VMs (2026-11-27), with one to eight
     // workers, a 3 to 10 MB batch's took 1.2 to 2.9 times HostAlloc's figure at its size and a 14
-    // to 56 MB batch's 0.65 to 1.0 times, where the model, from the probe's under-load factor,
-    // charged 0.54 to 1.47 times whatever the size.
+    // to 56 MB batch's 0.65 to 1.0 times, where the model's spans, from the probe's under-load
+    // factor, were 0.54 to 1.48 times whatever the size.
     HostAllocWithWorkers,
 };
 

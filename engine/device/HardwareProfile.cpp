@@ -363,24 +363,16 @@ double MemoryThroughputCurve::share(const std::vector<double>& axis, const std::
 }
 
 double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
-    const auto calibrates = static_cast<double>(kCalibrationBatchBytes);
     std::vector<double> sizes, factors;
-    sizes.reserve(pageable_h2d_by_size.size() + 1);
-    factors.reserve(pageable_h2d_by_size.size() + 1);
-    bool calibrates_added = false;
     for (const PageableFactorsAtSize& at_size : pageable_h2d_by_size) {
-        if (!calibrates_added && at_size.bytes > calibrates) {
-            sizes.push_back(calibrates);
-            factors.push_back(at(others, pageable_h2d, others_now));
-            calibrates_added = true;
-        }
         sizes.push_back(at_size.bytes);
         factors.push_back(at(others, at_size.by_others, others_now));
     }
-    if (!calibrates_added) {
-        sizes.push_back(calibrates);
-        factors.push_back(at(others, pageable_h2d, others_now));
-    }
+    // Calibrate's own batch among them (the reader keeps every other size off it).
+    const auto calibrates = static_cast<double>(kCalibrationBatchBytes);
+    const auto index = std::lower_bound(sizes.begin(), sizes.end(), calibrates) - sizes.begin();
+    sizes.insert(sizes.begin() + index, calibrates);
+    factors.insert(factors.begin() + index, at(others, pageable_h2d, others_now));
     return at_log_size(sizes, factors, bytes);
 }
 
