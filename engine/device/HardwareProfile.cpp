@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -363,17 +364,28 @@ double MemoryThroughputCurve::share(const std::vector<double>& axis, const std::
 }
 
 double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
-    std::vector<double> sizes, factors;
-    for (const PageableFactorsAtSize& at_size : pageable_h2d_by_size) {
-        sizes.push_back(at_size.bytes);
-        factors.push_back(at(others, at_size.by_others, others_now));
-    }
-    // Calibrate's own batch among them (the reader keeps every other size off it).
-    const auto calibrates = static_cast<double>(kCalibrationBatchBytes);
-    const auto index = std::lower_bound(sizes.begin(), sizes.end(), calibrates) - sizes.begin();
-    sizes.insert(sizes.begin() + index, calibrates);
-    factors.insert(factors.begin() + index, at(others, pageable_h2d, others_now));
-    return at_log_size(sizes, factors, bytes);
+    // The measured sizes nearest `bytes` on either side, calibrate's own batch among them (the
+    // reader keeps every other size off it); held flat beyond the ends, as at_log_size does.
+    struct Point {
+        double bytes;
+        const std::vector<double>* by_others;
+    };
+    std::optional<Point> below, above;  // at or under `bytes`; over it
+    const auto consider = [&](Point point) {
+        if (point.bytes <= bytes) {
+            if (!below || point.bytes > below->bytes) below = point;
+        } else if (!above || point.bytes < above->bytes) {
+            above = point;
+        }
+    };
+    consider({static_cast<double>(kCalibrationBatchBytes), &pageable_h2d});
+    for (const PageableFactorsAtSize& at_size : pageable_h2d_by_size) consider({at_size.bytes, &at_size.by_others});
+    const auto factor = [&](const Point& point) { return at(others, *point.by_others, others_now); };
+    if (!below) return factor(*above);  // NaN lands here too
+    if (!above || below->bytes == bytes) return factor(*below);
+    const double lo = std::log2(below->bytes);
+    const double t = (std::log2(bytes) - lo) / (std::log2(above->bytes) - lo);
+    return factor(*below) + t * (factor(*above) - factor(*below));
 }
 
 double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {

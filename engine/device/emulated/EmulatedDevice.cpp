@@ -12,13 +12,29 @@ namespace {
 
 TimeNs us_to_ns(double us) { return duration_ns(us * 1e3); }
 
-// A batch's page-locking call as calibrate timed it where the pipeline makes it, else alone: below
-// the pipeline's smallest batch too, where the driver may hand back a block it cached.
-double page_locking_cost_us(const SizeCurve& in_pipeline, const SizeCurve& alone, std::size_t bytes) {
+// Where calibrate timed a batch's page-locking call: in a pipeline with loader workers (their
+// streaming is in that figure), in one without, and alone.
+struct PageLockingCurves {
+    const SizeCurve& with_workers;
+    const SizeCurve& in_pipeline;
+    const SizeCurve& alone;
+};
+
+bool covers(const SizeCurve& curve, double size) { return !curve.empty() && size >= curve.sizes_bytes.front(); }
+
+// A batch's page-locking call: as timed with workers where the run has them and that curve reaches
+// the size; else as timed in the pipeline, or alone below the pipeline's smallest batch (where the
+// driver may hand back a block it cached), slowed by `load_factor` for the modelled threads
+// streaming now.
+double page_locking_cost_us(const PageLockingCurves& measured, std::size_t bytes, bool with_workers,
+                            double load_factor) {
     const auto size = static_cast<double>(bytes);
-    if (in_pipeline.empty() || size < in_pipeline.sizes_bytes.front()) return alone.scaled_at(size);
-    return in_pipeline.scaled_at(size);
+    if (with_workers && covers(measured.with_workers, size)) return measured.with_workers.scaled_at(size);
+    const SizeCurve& curve = covers(measured.in_pipeline, size) ? measured.in_pipeline : measured.alone;
+    return curve.scaled_at(size) * load_factor;
 }
+
+const SizeCurve kNotMeasured;
 
 }  // namespace
 
@@ -150,16 +166,9 @@ void EmulatedDevice::leave_page_locking(DriverCall call, TimeNs begin, double co
 }
 
 PinnedAllocation EmulatedDevice::allocate_pinned(std::size_t bytes) {
-    // With workers, as calibrate timed it in a pipeline with workers, where it did: their effect
-    // is in that figure. Else page locking costs more while modelled threads stream (calibrate's
-    // under-load factors).
-    const SizeCurve& with_workers = profile_.pipeline_host_alloc_workers_us;
-    const auto size = static_cast<double>(bytes);
-    const double cost_us =
-        loader_workers_ > 0 && !with_workers.empty() && size >= with_workers.sizes_bytes.front()
-            ? with_workers.scaled_at(size)
-            : page_locking_cost_us(profile_.pipeline_host_alloc_us, profile_.host_alloc_us, bytes) *
-                  bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc);
+    const double cost_us = page_locking_cost_us(
+        {profile_.pipeline_host_alloc_workers_us, profile_.pipeline_host_alloc_us, profile_.host_alloc_us}, bytes,
+        loader_workers_ > 0, bus_->factor_now(ModeledMemoryBus::Traffic::HostAlloc));
     const TimeNs begin = enter_page_locking(DriverCall::HostAlloc, cost_us);
     PinnedAllocation allocation;
     if (placement_.policy == MemoryPlacement::FirstTouch) {
@@ -191,8 +200,9 @@ void EmulatedDevice::free_pinned(const PinnedAllocation& allocation) {
 }
 
 bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
-    const double cost_us = page_locking_cost_us(profile_.pipeline_host_register_us, profile_.host_register_us, bytes) *
-                           bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister);
+    const double cost_us =
+        page_locking_cost_us({kNotMeasured, profile_.pipeline_host_register_us, profile_.host_register_us}, bytes,
+                             false, bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister));
     const TimeNs begin = enter_page_locking(DriverCall::HostRegister, cost_us);
     place_pages(ptr, bytes, placement_, true);  // pages already written move to their node
     const bool locked = lock_range(ptr, bytes, lock_timing());
