@@ -282,7 +282,8 @@ ProfileTrust trust_from(const Reader& trust) {
         validation.against = v.text("against");
         if (v.has("recorded")) validation.recorded = v.boolean("recorded");
         validation.calibrated_in_the_same_call = v.boolean("calibrated_in_the_same_call");
-        validation.seed = v.seed("seed");
+        // A check against recorded figures has no seed of its own (their file does not say it).
+        if (!validation.recorded || v.has("seed")) validation.seed = v.seed("seed");
         validation.cells = static_cast<std::size_t>(v.number("cells", kCount));
         validation.seconds = v.number("seconds", kSeconds);
         validation.repeat = static_cast<std::size_t>(v.number("repeat", kCount));
@@ -314,11 +315,13 @@ json trust_json(const ProfileTrust& trust) {
     json validated = json::array();
     for (const ProfileValidation& v : trust.validations) {
         validated.push_back({{"when", v.when}, {"against", v.against},
-                             {"calibrated_in_the_same_call", v.calibrated_in_the_same_call}, {"seed", v.seed},
-                             {"cells", v.cells}, {"seconds", v.seconds}, {"repeat", v.repeat}, {"within_10", v.within_10},
+                             {"calibrated_in_the_same_call", v.calibrated_in_the_same_call}, {"cells", v.cells}, {"seconds", v.seconds}, {"repeat", v.repeat}, {"within_10", v.within_10},
                              {"within_15", v.within_15}, {"pairs_agreeing", v.pairs_agreeing},
                              {"pairs_counted", v.pairs_counted}});
-        if (v.recorded) validated.back()["recorded"] = true;
+        if (v.recorded)
+            validated.back()["recorded"] = true;
+        else
+            validated.back()["seed"] = v.seed;
         if (v.host_fastest > 0) {
             validated.back()["host_slowest"] = v.host_slowest;
             validated.back()["host_fastest"] = v.host_fastest;

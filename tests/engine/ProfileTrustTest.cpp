@@ -74,6 +74,8 @@ TEST(ProfileTrust, ChecksAgainstRecordedFiguresAreSaidTogether) {
     EXPECT_EQ(profile_from_json(to_json(profile)).trust, profile.trust);
     EXPECT_TRUE(to_json(profile)["trust"]["validated"][1]["recorded"].get<bool>());
     EXPECT_FALSE(to_json(profile)["trust"]["validated"][0].contains("recorded"));
+    EXPECT_FALSE(to_json(profile)["trust"]["validated"][1].contains("seed")) << "a recorded file says no seed";
+    EXPECT_TRUE(to_json(profile)["trust"]["validated"][0].contains("seed"));
 
     profile.trust.validations = {recorded_check("a.csv", 30, 24, 22)};
     EXPECT_NE(trust_summary(profile).find("Checked against the GPU figures recorded in a.csv (`validate --against`, "
