@@ -4,6 +4,7 @@
 // recorded; Save run as writes the run shown into a recording; the recording switch streams live
 // runs into the chosen file and refuses a file that is not a recording, leaving it as it was.
 #include <QFile>
+#include <QStatusBar>
 #include <QTest>
 
 #include "engine/record/RecordingReader.h"
@@ -98,7 +99,7 @@ private slots:
         QCOMPARE(window.keeper().kept().size(), std::size_t{2});
         QVERIFY(window.keeper().kept()[0].in_session_file);
 
-        QVERIFY(window.open_kept_run(0));
+        QVERIFY2(window.open_kept_run(0), qPrintable(window.statusBar()->currentMessage()));
         QTRY_VERIFY_WITH_TIMEOUT(window.feed().last_frame() && window.feed().last_frame()->ended, 10000);
         const RunFrame& shown = *window.feed().last_frame();
         QVERIFY(shown.recorded != nullptr);
