@@ -388,7 +388,8 @@ double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
     if (!above || below->bytes == bytes) return factor(*below);
     const double lo = std::log2(below->bytes);
     const double t = (std::log2(bytes) - lo) / (std::log2(above->bytes) - lo);
-    return factor(*below) + t * (factor(*above) - factor(*below));
+    const double from = factor(*below);
+    return from + t * (factor(*above) - from);
 }
 
 double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {
