@@ -250,6 +250,13 @@ std::string builtin_list() {
     return names;
 }
 
+// Between two measured sizes, `bytes` on a log2 size axis (lower_bytes < bytes < upper_bytes).
+double between_log_sizes(double lower_bytes, double lower_value, double upper_bytes, double upper_value, double bytes) {
+    const double lo = std::log2(lower_bytes);
+    const double t = (std::log2(bytes) - lo) / (std::log2(upper_bytes) - lo);
+    return lower_value + t * (upper_value - lower_value);
+}
+
 // `values` at `bytes` on the log2 size axis `sizes_bytes`, held flat beyond the ends; 0 when empty.
 double at_log_size(const std::vector<double>& sizes_bytes, const std::vector<double>& values, double bytes) {
     const std::size_t count = std::min(sizes_bytes.size(), values.size());
@@ -259,9 +266,7 @@ double at_log_size(const std::vector<double>& sizes_bytes, const std::vector<dou
     const auto upper = std::lower_bound(sizes_bytes.begin(), sizes_bytes.begin() + count, bytes);
     const auto i = static_cast<std::size_t>(upper - sizes_bytes.begin());
     if (sizes_bytes[i] == bytes) return values[i];
-    const double lo = std::log2(sizes_bytes[i - 1]);
-    const double t = (std::log2(bytes) - lo) / (std::log2(sizes_bytes[i]) - lo);
-    return values[i - 1] + t * (values[i] - values[i - 1]);
+    return between_log_sizes(sizes_bytes[i - 1], values[i - 1], sizes_bytes[i], values[i], bytes);
 }
 
 ProfileTrust trust_from(const Reader& trust) {
@@ -315,7 +320,8 @@ json trust_json(const ProfileTrust& trust) {
     json validated = json::array();
     for (const ProfileValidation& v : trust.validations) {
         validated.push_back({{"when", v.when}, {"against", v.against},
-                             {"calibrated_in_the_same_call", v.calibrated_in_the_same_call}, {"cells", v.cells}, {"seconds", v.seconds}, {"repeat", v.repeat}, {"within_10", v.within_10},
+                             {"calibrated_in_the_same_call", v.calibrated_in_the_same_call}, {"cells", v.cells},
+                             {"seconds", v.seconds}, {"repeat", v.repeat}, {"within_10", v.within_10},
                              {"within_15", v.within_15}, {"pairs_agreeing", v.pairs_agreeing},
                              {"pairs_counted", v.pairs_counted}});
         if (v.recorded)
@@ -386,10 +392,7 @@ double HostLoadCurve::pageable_h2d_at(double others_now, double bytes) const {
     const auto factor = [&](const Point& point) { return at(others, *point.by_others, others_now); };
     if (!below) return factor(*above);  // NaN lands here too
     if (!above || below->bytes == bytes) return factor(*below);
-    const double lo = std::log2(below->bytes);
-    const double t = (std::log2(bytes) - lo) / (std::log2(above->bytes) - lo);
-    const double from = factor(*below);
-    return from + t * (factor(*above) - from);
+    return between_log_sizes(below->bytes, factor(*below), above->bytes, factor(*above), bytes);
 }
 
 double HostSizeFactors::at(const std::vector<double>& factors, double bytes) const {
