@@ -67,14 +67,16 @@ LoaderConfig loader_config(const std::string& device, const CostRun& run, std::s
     return config;
 }
 
-// Batch sizes each cost is measured at: every 4x from 2 MiB (quick: 2 and 32 MiB), and for
-// cudaHostRegister 1 and 1.5 MiB too. Not so cudaHostAlloc: there, one batch at a time, the driver
-// handed back the block just freed (1.5 MiB in 6 us on an H100 VM, 2026-11-27, where the probe's
-// took 665 us), which a pipeline with many batches out did not find: with 7 workers, 1.2 MB
-// batches ran as the probe's cost said (-9 % against +24 %). Below 2 MiB the probe's cost stands.
+// Batch sizes each cost is measured at: every 4x from 2 MiB (quick: 2 and 32 MiB), and with no
+// workers 1 and 1.5 MiB too. There, one batch at a time, the driver hands cudaHostAlloc back the
+// block just freed: 1.1 and 1.2 MB batches took 7 to 30 us in validate's cells on two H100 VMs
+// (2026-11-27 and 28), where the probe, holding three blocks, took 770 to 870. With workers it
+// varied (8 workers, 1.1 MB: 403 us against the probe's 493; one worker, 1.4 MB: 12 us), so the
+// model keeps the probe's figure below the with-workers curve, which starts at 2 MiB.
 std::vector<std::size_t> sizes_for(PipelineCost cost, bool quick) {
     if (quick) return {2 * kMiB, 32 * kMiB};
-    if (cost == PipelineCost::HostRegister) return {kMiB, kMiB + kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
+    if (cost == PipelineCost::HostRegister || cost == PipelineCost::HostAlloc)
+        return {kMiB, kMiB + kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
     return {2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
 }
 

@@ -52,5 +52,33 @@ TEST(AllocWithWorkers, ARunWithWorkersChargesCalibratesFigureWithWorkersAndOneWi
     EXPECT_LT(median_alloc_us(without), 20'000.0) << "the no-worker figure";
 }
 
+// Without workers the driver hands a small batch the block just freed, which calibrate's no-worker
+// runs time at 1 and 1.5 MiB; with workers it did not, and below the with-workers curve's smallest
+// batch the model charges the probe's cost, not the no-worker run's.
+TEST(AllocWithWorkers, ASmallBatchWithWorkersIsChargedTheProbesCostNotTheLoneBatchsCachedOne) {
+    const test::TempDir scratch;
+    HardwareProfile profile = load_profile("h100-pcie5");
+    profile.host_alloc_us = SizeCurve{{kMiB, 2 * kMiB}, {20'000.0, 40'000.0}};
+    profile.pipeline_host_alloc_us = SizeCurve{{kMiB, 2 * kMiB}, {10.0, 500.0}};
+    profile.pipeline_host_alloc_workers_us = SizeCurve{{2 * kMiB}, {1'000.0}};
+    const std::string path = (scratch.path() / "alloc.json").string();
+    std::ofstream(path) << json_text(to_json(profile), 2);
+
+    LoaderConfig config = test::small_config(2, true, 12);
+    config.device = "emulated:" + path;
+    config.host = HostMode::Modeled;
+    config.pin_mode = PinMode::Alloc;
+    config.sample_shape = {64, 1024};  // 1 MiB batches of four f32 samples
+    const RunRecord with_workers = test::run_to_end(config);
+    ASSERT_EQ(with_workers.summary.error, "");
+    EXPECT_GE(median_alloc_us(with_workers), 20'000.0) << "the probe's cost at 1 MiB";
+
+    config.num_workers = 0;
+    config.prefetch_factor.reset();
+    const RunRecord without = test::run_to_end(config);
+    ASSERT_EQ(without.summary.error, "");
+    EXPECT_LT(median_alloc_us(without), 1'000.0) << "the no-worker run's 10 us";
+}
+
 }  // namespace
 }  // namespace pinscope

@@ -22,14 +22,18 @@ struct PageLockingCurves {
 
 bool covers(const SizeCurve& curve, double size) { return !curve.empty() && size >= curve.sizes_bytes.front(); }
 
-// A batch's page-locking call: as timed with workers where the run has them and that curve reaches
-// the size; else as timed in the pipeline, or alone below the pipeline's smallest batch (where the
-// driver may hand back a block it cached), slowed by `load_factor` for the modelled threads
-// streaming now.
+// A batch's page-locking call: in a run with workers, as timed with workers where that curve
+// reaches the size, else as timed alone (never the no-worker pipeline's small batches, where the
+// driver hands back the block just freed, which with workers it did not); in a run without, as
+// timed in the pipeline, or alone below its smallest batch. Slowed by `load_factor` for the
+// modelled threads streaming now, except the with-workers figure, whose workers streamed already.
 double page_locking_cost_us(const PageLockingCurves& measured, std::size_t bytes, bool with_workers,
                             double load_factor) {
     const auto size = static_cast<double>(bytes);
-    if (with_workers && covers(measured.with_workers, size)) return measured.with_workers.scaled_at(size);
+    if (with_workers && !measured.with_workers.empty()) {
+        if (covers(measured.with_workers, size)) return measured.with_workers.scaled_at(size);
+        return measured.alone.scaled_at(size) * load_factor;
+    }
     const SizeCurve& curve = covers(measured.in_pipeline, size) ? measured.in_pipeline : measured.alone;
     return curve.scaled_at(size) * load_factor;
 }
