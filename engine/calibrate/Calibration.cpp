@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bandwidth/TimerSweep.h"
+#include "engine/calibrate/IdleHostReading.h"
 #include "engine/calibrate/PipelineCosts.h"
 #include "engine/host/HostMeasurement.h"
 #include "engine/config/ConfigError.h"
@@ -223,7 +224,7 @@ std::string totals_text(const MemoryThroughputCurve& curve) {
 
 std::string source_text(const CalibrationProbe& probe, const HardwareProfile& profile, const CalibrationOptions& options,
                         std::size_t copy_size_count, int samples, std::size_t memcpy_bytes, const HostCores& cores,
-                        bool link_known, double measured_hold_fraction) {
+                        bool link_known, double measured_hold_fraction, const std::vector<IdleHostReading>& idle) {
     const DeviceInfo device = probe.info();
     std::string text = "Calibrated by `" + (options.command.empty() ? std::string("pinscope-cli calibrate") : options.command) +
                        "` on " + device.name + (device.detail.empty() ? "" : " (" + device.detail + ")") + " on " +
@@ -262,6 +263,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             " threads moved in all, each memcpy'ing between reused buffers of its own and then filling one with samples, "
             "as workers that collate into page-locked blocks do (each count the median of its rounds; GB/s copied and "
             "filled by thread count: " + totals_text(profile.under_load.all_threads) + "). ";
+    text += idle_readings_text(idle);
     text += pipeline_costs_text(profile, options.pipeline_device, options.quick);
     text += "Counted: " + std::to_string(cores.cores) + " host cores (" + cores.counted_by +
             ": physical cores this process may use; " + std::to_string(cores.threads) + " hardware threads). ";
@@ -273,25 +275,32 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
 // Host work alone and with k other threads streaming through memory, visited in kLoadRounds
 // interleaved rounds; each figure is the median of its rounds. Back-to-back samples share a
 // moment: on the H200 machine one calibration's pin rate read 8.8 GB/s and the next calibration's 17.1,
-// while pins in the pipeline ran at 17. Sets the profile's idle rates (fill, first touch, pin of a
-// batch just collated) and its under-load curve: a thread's own streaming against the same alone;
-// work on a batch in memory against the idle figures for a batch just collated.
-void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_counts, HardwareProfile& profile) {
+// while pins in the pipeline ran at 17. Sets the profile's under-load curve against these rounds'
+// own idle figures: a thread's own streaming against the same alone; work on a batch in memory
+// against the idle figures for a batch just collated. Each round's idle reading goes into `idle`,
+// from which calibrate takes the profile's idle rates.
+void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_counts, HardwareProfile& profile,
+                        std::vector<IdleHostReading>& idle) {
     const double bytes = static_cast<double>(kCalibrationBatchBytes);
     struct Samples {
         std::vector<double> fill, first_touch, pin, pageable, free_us, host_alloc_us, host_register_us;
         std::array<std::vector<double>, kPageableSizes.size()> pageable_by_size;
     };
     std::vector<Samples> samples(thread_counts.size());
-    std::vector<double> pin_just_collated;
+    const std::size_t first_idle = idle.size();
     for (int round = 0; round < kLoadRounds; ++round) {
         for (std::size_t i = 0; i < thread_counts.size(); ++i) {
             const BackgroundLoad load(thread_counts[i], kCalibrationBatchBytes);
             Samples& at = samples[i];
-            at.fill.push_back(measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
-            at.first_touch.push_back(measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
-            if (thread_counts[i] == 0)
-                pin_just_collated.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated));
+            if (thread_counts[i] == 0) {
+                const IdleHostReading alone = read_idle_host(probe);
+                idle.push_back(alone);
+                at.fill.push_back(alone.fill_gb_per_s);
+                at.first_touch.push_back(alone.first_touch_gb_per_s);
+            } else {
+                at.fill.push_back(measure_fill_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
+                at.first_touch.push_back(measure_first_touch_gb_per_s(kCalibrationBatchBytes, kMemcpySamples));
+            }
             at.pin.push_back(probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             at.pageable.push_back(probe.pageable_h2d_gb_per_s(kCalibrationBatchBytes, BatchState::InMemory));
             for (std::size_t k = 0; k < kPageableSizes.size(); ++k)
@@ -304,9 +313,11 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
             at.host_register_us.push_back(registered.pin_us + registered.unpin_us);
         }
     }
-    profile.fill_gb_per_s = median(samples.front().fill);
-    profile.first_touch_gb_per_s = median(samples.front().first_touch);
-    profile.memcpy_to_pinned_gb_per_s = median(std::move(pin_just_collated));
+    // Each factor against these rounds' own idle figure, of the same moments.
+    const double alone_fill = median(samples.front().fill);
+    const double alone_first_touch = median(samples.front().first_touch);
+    const std::vector<IdleHostReading> rounds_idle(idle.begin() + static_cast<std::ptrdiff_t>(first_idle), idle.end());
+    const double alone_pin = median_rate(rounds_idle, &IdleHostReading::pin_gb_per_s);
     HostLoadCurve& curve = profile.under_load;
     curve = {};
     for (const std::size_t size : kPageableSizes) curve.pageable_h2d_by_size.push_back({static_cast<double>(size), {}});
@@ -316,9 +327,9 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
     for (std::size_t i = 0; i < thread_counts.size(); ++i) {
         Samples& at = samples[i];
         curve.others.push_back(thread_counts[i]);
-        curve.fill.push_back(median(std::move(at.fill)) / profile.fill_gb_per_s);
-        curve.first_touch.push_back(median(std::move(at.first_touch)) / profile.first_touch_gb_per_s);
-        curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / profile.memcpy_to_pinned_gb_per_s);
+        curve.fill.push_back(median(std::move(at.fill)) / alone_fill);
+        curve.first_touch.push_back(median(std::move(at.first_touch)) / alone_first_touch);
+        curve.memcpy_to_pinned.push_back(median(std::move(at.pin)) / alone_pin);
         curve.pageable_h2d.push_back(median(std::move(at.pageable)) / profile.h2d_pageable_gb_per_s.at(bytes));
         for (std::size_t k = 0; k < kPageableSizes.size(); ++k)
             curve.pageable_h2d_by_size[k].by_others.push_back(
@@ -408,6 +419,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
                                   const CalibrationProgress& progress) {
     CopyTimer& timer = probe.copy_timer();
     const std::vector<std::size_t> sizes = copy_sizes(options.quick);
+    std::vector<IdleHostReading> idle{read_idle_host(probe)};
     BandwidthOptions sweep;
     sweep.samples = options.quick ? 3 : 5;
     const BandwidthResult bandwidth =
@@ -426,6 +438,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
+    idle.push_back(read_idle_host(probe));
     Steps steps(progress, 15);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
@@ -465,15 +478,20 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     // Thread counts must start at 0: the idle rates are that point's.
     std::vector<int> counts = options.load_threads.empty() ? load_thread_counts(cores.cores) : options.load_threads;
     if (counts.empty() || counts.front() != 0) counts.insert(counts.begin(), 0);
-    measure_host_rates(probe, counts, profile);
+    measure_host_rates(probe, counts, profile, idle);
     steps.next("host memory, every thread streaming together");
     // Every thread's buffers together far beyond the caches, as the pipeline's batches are.
     const std::size_t all_threads_bytes =
         options.memcpy_bytes > 0 ? memcpy_bytes
                                  : std::max(memcpy_bytes, static_cast<std::size_t>(cores.threads) * (std::size_t{32} << 20));
     profile.under_load.all_threads = measure_all_threads(all_threads_counts(cores.threads), all_threads_bytes, options.quick);
+    idle.push_back(read_idle_host(probe));
     steps.next("the pipeline's frees and page-locking, in short runs of it");
     if (!options.pipeline_device.empty()) measure_pipeline_costs(options.pipeline_device, options.quick, profile);
+    idle.push_back(read_idle_host(probe));
+    profile.fill_gb_per_s = median_rate(idle, &IdleHostReading::fill_gb_per_s);
+    profile.first_touch_gb_per_s = median_rate(idle, &IdleHostReading::first_touch_gb_per_s);
+    profile.memcpy_to_pinned_gb_per_s = median_rate(idle, &IdleHostReading::pin_gb_per_s);
 
     steps.next("writing the profile");
     const DeviceInfo device = probe.info();
@@ -484,7 +502,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.description = device.name + ", " + profile.link_name + ", " + std::to_string(profile.host_cores) +
                           " host cores";
     profile.source = source_text(probe, profile, options, sizes.size(), sweep.samples, memcpy_bytes, cores,
-                                 link_known, hold);
+                                 link_known, hold, idle);
 
     // The profile must load back as written: check it as load_profile would.
     try {
