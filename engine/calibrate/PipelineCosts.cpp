@@ -67,16 +67,19 @@ LoaderConfig loader_config(const std::string& device, const CostRun& run, std::s
     return config;
 }
 
-// Batch sizes each cost is measured at: every 4x from 2 MiB (quick: 2 and 32 MiB), and with no
-// workers 1 and 1.5 MiB too. There, one batch at a time, the driver hands cudaHostAlloc back the
-// block just freed: 1.1 and 1.2 MB batches took 7 to 30 us in validate's cells on two H100 VMs
-// (2026-11-27 and 28), where the probe, holding three blocks, took 770 to 870. With workers it
-// varied (8 workers, 1.1 MB: 403 us against the probe's 493; one worker, 1.4 MB: 12 us), so the
-// model keeps the probe's figure below the with-workers curve, which starts at 2 MiB.
+// Batch sizes each cost is measured at: every 4x from 2 MiB (quick: 2 and 32 MiB); for register 1
+// and 1.5 MiB too, and for alloc 1, 1.5 and 1.94 MiB. One batch at a time the driver hands
+// cudaHostAlloc back the block just freed below 2 MiB: 1.1 to 1.9 MB batches took 7 to 30 us in
+// validate's cells on three H100 VMs (2026-11-27 and 28), where the probe, holding three blocks,
+// took 770 to 1040; 1.8 MiB took 14 us on a VM whose calibrate read 655 at 2 MiB, so a point just
+// under 2 MiB keeps the model from drawing a slope across that step. With workers it varied (8
+// workers, 1.1 MB: 403 us against the probe's 493; one worker, 1.4 MB: 12 us), so the model keeps
+// the probe's figure below the with-workers curve, which starts at 2 MiB.
 std::vector<std::size_t> sizes_for(PipelineCost cost, bool quick) {
     if (quick) return {2 * kMiB, 32 * kMiB};
-    if (cost == PipelineCost::HostRegister || cost == PipelineCost::HostAlloc)
-        return {kMiB, kMiB + kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
+    if (cost == PipelineCost::HostRegister) return {kMiB, kMiB + kMiB / 2, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
+    if (cost == PipelineCost::HostAlloc)
+        return {kMiB, kMiB + kMiB / 2, 2 * kMiB - kMiB / 16, 2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
     return {2 * kMiB, 8 * kMiB, 32 * kMiB, 128 * kMiB};
 }
 
