@@ -121,6 +121,8 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
     out.pipeline_host_alloc_us = c.curve(&P::pipeline_host_alloc_us, "host.pipeline_host_alloc_us", true);
     out.pipeline_host_alloc_workers_us =
         c.curve(&P::pipeline_host_alloc_workers_us, "host.pipeline_host_alloc_workers_us", true);
+    out.pipeline_worker_fill_gb_per_s =
+        c.curve(&P::pipeline_worker_fill_gb_per_s, "host.pipeline_worker_fill_gb_per_s", true);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },

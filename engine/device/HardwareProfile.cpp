@@ -455,6 +455,8 @@ HardwareProfile profile_from_json(const json& json_profile) {
     if (host.has("pipeline_host_alloc_us")) profile.pipeline_host_alloc_us = host.own_curve("pipeline_host_alloc_us", kCost);
     if (host.has("pipeline_host_alloc_workers_us"))
         profile.pipeline_host_alloc_workers_us = host.own_curve("pipeline_host_alloc_workers_us", kCost);
+    if (host.has("pipeline_worker_fill_gb_per_s"))
+        profile.pipeline_worker_fill_gb_per_s = host.own_curve("pipeline_worker_fill_gb_per_s", kBandwidth);
     if (host.has("under_load")) {
         const Reader load = host.object("under_load");
         HostLoadCurve& curve = profile.under_load;
@@ -568,6 +570,8 @@ json to_json(const HardwareProfile& profile) {
         written["host"]["pipeline_host_alloc_us"] = own_curve_json(profile.pipeline_host_alloc_us);
     if (!profile.pipeline_host_alloc_workers_us.empty())
         written["host"]["pipeline_host_alloc_workers_us"] = own_curve_json(profile.pipeline_host_alloc_workers_us);
+    if (!profile.pipeline_worker_fill_gb_per_s.empty())
+        written["host"]["pipeline_worker_fill_gb_per_s"] = own_curve_json(profile.pipeline_worker_fill_gb_per_s);
     if (!profile.under_load.empty()) {
         const HostLoadCurve& curve = profile.under_load;
         written["host"]["under_load"] = json{{"others", curve.others},

@@ -63,9 +63,11 @@ public:
 // its own when null); Real ignores both. Once `stop` is requested, work in progress ends at once
 // (its WorkTimes end at the stop) and later work takes no time.
 // `lag`: where modelled work counts the time this machine fell behind the model (may be null).
+// `loader_workers`: the run's; with some, modelled loads fill samples as the profile's workers did
+// in calibrate's pool run, where it has that (pipeline_worker_fill_gb_per_s).
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
                                          std::shared_ptr<ModeledMemoryBus> bus = nullptr, std::stop_token stop = {},
-                                         std::shared_ptr<ModelLag> lag = nullptr);
+                                         std::shared_ptr<ModelLag> lag = nullptr, int loader_workers = 0);
 
 // The byte pattern of a sample, before its CPU work: what a GPU-side checksum can check against.
 void fill_sample(std::byte* dst, std::size_t bytes, std::uint64_t sample_index);

@@ -87,10 +87,25 @@ SizeCurve free_new_pages_curve(const HardwareProfile& profile) {
     return mapped.empty() ? measured : mapped;
 }
 
+// A worker's filling in calibrate's pool run against the profile's filling at the same batch size,
+// at each size it ran; empty where the profile has no such run.
+SizeCurve worker_fill_factors(const HardwareProfile& profile) {
+    SizeCurve factors;
+    const SizeCurve& measured = profile.pipeline_worker_fill_gb_per_s;
+    if (measured.empty() || !(profile.fill_gb_per_s > 0)) return factors;
+    for (std::size_t i = 0; i < measured.sizes_bytes.size(); ++i) {
+        const double size = measured.sizes_bytes[i];
+        factors.sizes_bytes.push_back(size);
+        factors.values.push_back(measured.values[i] /
+                                 (profile.fill_gb_per_s * profile.by_batch_size.at(profile.by_batch_size.fill, size)));
+    }
+    return factors;
+}
+
 class ModeledHostWork final : public HostWork {
 public:
     ModeledHostWork(const HardwareProfile& profile, std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop,
-                    std::shared_ptr<ModelLag> lag)
+                    std::shared_ptr<ModelLag> lag, int loader_workers)
         : cores_(profile.host_cores, std::move(stop), std::move(lag)),
           fill_bytes_per_s_((profile.fill_gb_per_s > 0 ? profile.fill_gb_per_s : profile.memcpy_gb_per_s) * 1e9),
           pinned_bytes_per_s_(profile.memcpy_to_pinned_gb_per_s * 1e9),
@@ -101,16 +116,18 @@ public:
           new_pages_free_slows_(profile.pipeline_free_us.empty()),
           cross_node_memcpy_factor_(profile.cross_node_memcpy_factor),
           by_size_(profile.by_batch_size),
+          worker_fill_(loader_workers > 0 ? worker_fill_factors(profile) : SizeCurve{}),
           bus_(std::move(bus)) {}
 
-    // A sample is written once (at the profile's fill rate for a batch of this size, slower while
-    // others stream, and no faster than the machine's memory lets that many streams go) and then
-    // worked on for cpu_us.
+    // A sample is written once (at the profile's fill rate for a batch of this size, a worker's as
+    // calibrate's pool run had its workers fill, slower while others stream, and no faster than the
+    // machine's memory lets that many streams go) and then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
         const double batch_bytes = static_cast<double>(sample_bytes) * count;
-        const double write_s =
-            static_cast<double>(sample_bytes) / (fill_bytes_per_s_ * by_size_.at(by_size_.fill, batch_bytes));
+        const double as_worker = worker_fill_.empty() ? 1.0 : worker_fill_.at(batch_bytes);
+        const double write_s = static_cast<double>(sample_bytes) /
+                               (fill_bytes_per_s_ * by_size_.at(by_size_.fill, batch_bytes) * as_worker);
         const double cpu_s = cpu_us * 1e-6;
         // Loads that mostly write memory contend for it; those that mostly compute do not.
         if (write_s < cpu_s) return cores_.run_for(seconds_to_ns((write_s + cpu_s) * count), ready);
@@ -166,6 +183,7 @@ private:
     bool new_pages_free_slows_;  // by the under-load factor: not when measured with the workers running
     double cross_node_memcpy_factor_;
     HostSizeFactors by_size_;
+    SizeCurve worker_fill_;  // worker_fill_factors, in a run with workers
     std::shared_ptr<ModeledMemoryBus> bus_;
 };
 
@@ -173,10 +191,10 @@ private:
 
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
                                          std::shared_ptr<ModeledMemoryBus> bus, std::stop_token stop,
-                                         std::shared_ptr<ModelLag> lag) {
+                                         std::shared_ptr<ModelLag> lag, int loader_workers) {
     if (mode == HostMode::Real) return make_real_host_work(std::move(stop));
     if (!bus) bus = std::make_shared<ModeledMemoryBus>(profile.under_load);
-    return std::make_unique<ModeledHostWork>(profile, std::move(bus), std::move(stop), std::move(lag));
+    return std::make_unique<ModeledHostWork>(profile, std::move(bus), std::move(stop), std::move(lag), loader_workers);
 }
 
 }  // namespace pinscope

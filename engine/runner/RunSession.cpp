@@ -235,7 +235,7 @@ void RunSession::run_segments() {
         device_.device->set_loader_workers(config.num_workers);
         device_.device->prepare(config.batch_bytes());
         auto host = make_host_work(config.effective_host(), device_.profile, device_.memory_bus, stop_.get_token(),
-                                   model_lag_);
+                                   model_lag_, config.num_workers);
         {
             LoaderPipeline pipeline(config, *device_.device, *host, *pool_, *trace_, gauges_, &numa_);
             next_batch = pipeline.run(limits_for(config, origin_, next_batch), drain_, stop_);
