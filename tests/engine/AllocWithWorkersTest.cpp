@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/device/HardwareProfile.h"
@@ -28,56 +30,54 @@ double median_alloc_us(const RunRecord& record) {
     return us.empty() ? 0 : us[us.size() / 2];
 }
 
-TEST(AllocWithWorkers, ARunWithWorkersChargesCalibratesFigureWithWorkersAndOneWithoutDoesNot) {
+struct MedianAllocs {
+    double with_workers_us = 0;
+    double without_us = 0;
+};
+
+// The median cudaHostAlloc of a modelled pin_mode alloc run on `profile` with two workers, and of
+// the same run with none, batches of four f32 samples of `sample_shape`.
+MedianAllocs median_allocs(const HardwareProfile& profile, std::vector<std::uint32_t> sample_shape) {
     const test::TempDir scratch;
-    HardwareProfile profile = load_profile("h100-pcie5");
-    profile.pipeline_host_alloc_us = SizeCurve{{2 * kMiB}, {500.0}};
-    profile.pipeline_host_alloc_workers_us = SizeCurve{{2 * kMiB}, {20'000.0}};
     const std::string path = (scratch.path() / "alloc.json").string();
     std::ofstream(path) << json_text(to_json(profile), 2);
-
     LoaderConfig config = test::small_config(2, true, 12);
     config.device = "emulated:" + path;
     config.host = HostMode::Modeled;
     config.pin_mode = PinMode::Alloc;
-    config.sample_shape = {256, 1024};  // 4 MiB batches of four f32 samples
+    config.sample_shape = std::move(sample_shape);
+    MedianAllocs medians;
     const RunRecord with_workers = test::run_to_end(config);
-    ASSERT_EQ(with_workers.summary.error, "");
-    EXPECT_GE(median_alloc_us(with_workers), 40'000.0) << "the with-workers curve, scaled to 4 MiB";
-
+    EXPECT_EQ(with_workers.summary.error, "");
+    medians.with_workers_us = median_alloc_us(with_workers);
     config.num_workers = 0;
     config.prefetch_factor.reset();
     const RunRecord without = test::run_to_end(config);
-    ASSERT_EQ(without.summary.error, "");
-    EXPECT_LT(median_alloc_us(without), 20'000.0) << "the no-worker figure";
+    EXPECT_EQ(without.summary.error, "");
+    medians.without_us = median_alloc_us(without);
+    return medians;
+}
+
+TEST(AllocWithWorkers, ARunWithWorkersChargesCalibratesFigureWithWorkersAndOneWithoutDoesNot) {
+    HardwareProfile profile = load_profile("h100-pcie5");
+    profile.pipeline_host_alloc_us = SizeCurve{{2 * kMiB}, {500.0}};
+    profile.pipeline_host_alloc_workers_us = SizeCurve{{2 * kMiB}, {20'000.0}};
+    const MedianAllocs medians = median_allocs(profile, {256, 1024});  // 4 MiB batches
+    EXPECT_GE(medians.with_workers_us, 40'000.0) << "the with-workers curve, scaled to 4 MiB";
+    EXPECT_LT(medians.without_us, 20'000.0) << "the no-worker figure";
 }
 
 // Without workers the driver hands a small batch the block just freed, which calibrate's no-worker
 // runs time at 1 and 1.5 MiB; with workers it did not, and below the with-workers curve's smallest
 // batch the model charges the probe's cost, not the no-worker run's.
 TEST(AllocWithWorkers, ASmallBatchWithWorkersIsChargedTheProbesCostNotTheLoneBatchsCachedOne) {
-    const test::TempDir scratch;
     HardwareProfile profile = load_profile("h100-pcie5");
     profile.host_alloc_us = SizeCurve{{kMiB, 2 * kMiB}, {20'000.0, 40'000.0}};
     profile.pipeline_host_alloc_us = SizeCurve{{kMiB, 2 * kMiB}, {10.0, 500.0}};
     profile.pipeline_host_alloc_workers_us = SizeCurve{{2 * kMiB}, {1'000.0}};
-    const std::string path = (scratch.path() / "alloc.json").string();
-    std::ofstream(path) << json_text(to_json(profile), 2);
-
-    LoaderConfig config = test::small_config(2, true, 12);
-    config.device = "emulated:" + path;
-    config.host = HostMode::Modeled;
-    config.pin_mode = PinMode::Alloc;
-    config.sample_shape = {64, 1024};  // 1 MiB batches of four f32 samples
-    const RunRecord with_workers = test::run_to_end(config);
-    ASSERT_EQ(with_workers.summary.error, "");
-    EXPECT_GE(median_alloc_us(with_workers), 20'000.0) << "the probe's cost at 1 MiB";
-
-    config.num_workers = 0;
-    config.prefetch_factor.reset();
-    const RunRecord without = test::run_to_end(config);
-    ASSERT_EQ(without.summary.error, "");
-    EXPECT_LT(median_alloc_us(without), 1'000.0) << "the no-worker run's 10 us";
+    const MedianAllocs medians = median_allocs(profile, {64, 1024});  // 1 MiB batches
+    EXPECT_GE(medians.with_workers_us, 20'000.0) << "the probe's cost at 1 MiB";
+    EXPECT_LT(medians.without_us, 1'000.0) << "the no-worker run's 10 us";
 }
 
 }  // namespace
