@@ -283,12 +283,12 @@ struct HardwareProfile {
     // running or idle, than the probe's factors under load said. Optional in the JSON
     // ("host.pipeline_host_alloc_workers_us"; calibrated before 2026-11-28: absent).
     SizeCurve pipeline_host_alloc_workers_us;
-    // A worker's filling samples in that pool run (two workers, no CPU work: its load spans), in
-    // GB/s by batch size, which the model gives a run with workers instead of fill_gb_per_s at the
-    // batch's size. In validate's cells on four H100 VMs (2026-11-27 and 28) a worker's load took
-    // 11 to 16 % longer against the model than the consumer's with no workers, with one or two
-    // workers as with eight. Optional in the JSON ("host.pipeline_worker_fill_gb_per_s";
-    // calibrated before 2026-11-28 afternoon: absent).
+    // A worker's filling samples in the pool run of pipeline_free_us (two workers, no CPU work: its
+    // load spans), in GB/s by batch size. In a run with workers the model fills at its ratio to
+    // fill_gb_per_s at the same size (held flat beyond the sizes it ran). In validate's cells on
+    // four H100 VMs (2026-11-27 and 28) a worker's load took 11 to 16 % longer against the model
+    // than the consumer's with no workers, with one or two workers as with eight. Optional in the
+    // JSON ("host.pipeline_worker_fill_gb_per_s"; calibrated before a8d5883, 2026-11-28: absent).
     SizeCurve pipeline_worker_fill_gb_per_s;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
