@@ -112,11 +112,11 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
     HostSizeFactors& factors = results.factors;
     const int rounds = quick ? 1 : kLoadRounds;
     const auto reference = static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), kCalibrationBatchBytes) - sizes.begin());
-    std::vector<std::vector<double>> fill(sizes.size()), collate(sizes.size()), collate_new_pages(sizes.size()),
-        pin(sizes.size()), free_allocated(sizes.size());
+    std::vector<std::vector<double>> collate(sizes.size()), collate_new_pages(sizes.size()), pin(sizes.size()),
+        free_allocated(sizes.size());
     for (int round = 0; round < rounds; ++round) {
-        // Fill from the loop of the consumer's own batches; pin from the workers', whose pin copy
-        // reads a batch collated earlier, as the pin thread does.
+        // Pin from the loop of the workers' batches, whose pin copy reads a batch collated earlier,
+        // as the pin thread does.
         std::vector<BatchLoopRates> allocated, new_pages;
         for (const std::size_t bytes : sizes) {
             const int batches = static_cast<int>(std::clamp<std::size_t>(kBatchLoopBytes / bytes, 6, 32));
@@ -124,7 +124,6 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
             new_pages.push_back(measure_batch_loop(bytes, batches, BatchMemory::NewPages));
         }
         for (std::size_t i = 0; i < sizes.size(); ++i) {
-            fill[i].push_back(allocated[i].fill_gb_per_s / allocated[reference].fill_gb_per_s);
             collate[i].push_back(allocated[i].collate_gb_per_s / allocated[reference].collate_gb_per_s);
             collate_new_pages[i].push_back(new_pages[i].collate_gb_per_s / new_pages[reference].collate_gb_per_s);
             pin[i].push_back(new_pages[i].pin_gb_per_s / new_pages[reference].pin_gb_per_s);
@@ -135,7 +134,6 @@ BatchLoopResults measure_batch_loops(const std::vector<std::size_t>& sizes, bool
     const auto factor = [](std::vector<double> ratios) { return std::clamp(median(std::move(ratios)), 0.01, 100.0); };
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         factors.sizes_bytes.push_back(static_cast<double>(sizes[i]));
-        factors.fill.push_back(factor(std::move(fill[i])));
         factors.collate.push_back(factor(std::move(collate[i])));
         factors.collate_new_pages.push_back(factor(std::move(collate_new_pages[i])));
         factors.pin.push_back(factor(std::move(pin[i])));
@@ -231,7 +229,7 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
                        format_utc_minute(options.when.value_or(std::chrono::system_clock::now())) + ". ";
     text += "Measured: copy bandwidth H2D and D2H from pinned, pageable and write-combined memory at " +
             std::to_string(copy_size_count) + " sizes from 64 KiB to 1 GiB (median of " + std::to_string(samples) +
-            " samples, CUDA events, each copy traced as in a run); how one loader thread's fill, collate and pin "
+            " samples, CUDA events, each copy traced as in a run); how one loader thread's collate and pin "
             "rates change with the batch size, from " + batch_loop_sizes_text(batch_loop_sizes(options)) + ", against " +
             format_size(kCalibrationBatchBytes) + " (batches in a row on a thread of its own: the consumer's own from the "
             "allocator, pinned and freed before the next, as with no workers, and a worker's on new pages, pinned "

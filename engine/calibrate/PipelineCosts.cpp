@@ -112,17 +112,17 @@ std::optional<double> median_cost_us(const std::vector<Span>& spans, PipelineCos
     return median(std::move(spans_us));
 }
 
-std::optional<double> median_worker_fill_gb_per_s(const std::vector<Span>& spans, TimeNs settled) {
+std::optional<double> median_worker_gb_per_s(const std::vector<Span>& spans, Stage stage, TimeNs settled) {
     std::vector<double> rates;
     for (const Span& span : spans)
-        if (span.stage == Stage::Load && span.lane.kind == LaneKind::Worker && span.start >= settled && span.duration() > 0)
+        if (span.stage == stage && span.lane.kind == LaneKind::Worker && span.start >= settled && span.duration() > 0)
             rates.push_back(static_cast<double>(span.bytes) / static_cast<double>(span.duration()));
     if (rates.empty()) return std::nullopt;
     return median(std::move(rates));
 }
 
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
-                                    double seconds, const DriverLock& driver_lock, SizeCurve* worker_fill_gb_per_s) {
+                                    double seconds, const DriverLock& driver_lock, WorkerRates* workers) {
     const CostRun run = run_for(cost);
     SizeCurve curve;
     for (const std::size_t bytes : sizes) {
@@ -148,18 +148,20 @@ SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost
                                      ": the run made no such call after its first third");
         curve.sizes_bytes.push_back(static_cast<double>(bytes));
         curve.values.push_back(*us);
-        if (worker_fill_gb_per_s == nullptr) continue;
-        if (const std::optional<double> fill = median_worker_fill_gb_per_s(delta.spans, settled)) {
-            worker_fill_gb_per_s->sizes_bytes.push_back(static_cast<double>(bytes));
-            worker_fill_gb_per_s->values.push_back(*fill);
-        }
+        if (workers == nullptr) continue;
+        for (const auto& [stage, rates] : {std::pair{Stage::Load, &workers->fill_gb_per_s},
+                                           std::pair{Stage::Collate, &workers->collate_gb_per_s}})
+            if (const std::optional<double> rate = median_worker_gb_per_s(delta.spans, stage, settled)) {
+                rates->sizes_bytes.push_back(static_cast<double>(bytes));
+                rates->values.push_back(*rate);
+            }
     }
     return curve;
 }
 
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile) {
     const double seconds = quick ? kQuickSeconds : kSeconds;
-    profile.pipeline_worker_fill_gb_per_s = {};
+    WorkerRates workers;
     for (const auto& [cost, curve] :
          {std::pair{PipelineCost::FreeWorkersBatch, &profile.pipeline_free_us},
           std::pair{PipelineCost::HostRegister, &profile.pipeline_host_register_us},
@@ -167,7 +169,9 @@ void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfi
           std::pair{PipelineCost::HostAllocWithWorkers, &profile.pipeline_host_alloc_workers_us}})
         *curve = measure_pipeline_costs_us(
             device, cost, sizes_for(cost, quick), seconds, profile.driver_lock,
-            cost == PipelineCost::FreeWorkersBatch ? &profile.pipeline_worker_fill_gb_per_s : nullptr);
+            cost == PipelineCost::FreeWorkersBatch ? &workers : nullptr);
+    profile.pipeline_worker_fill_gb_per_s = std::move(workers.fill_gb_per_s);
+    profile.pipeline_worker_collate_gb_per_s = std::move(workers.collate_gb_per_s);
 }
 
 std::string pipeline_costs_text(const HardwareProfile& profile, const std::string& device, bool quick) {
@@ -177,6 +181,7 @@ std::string pipeline_costs_text(const HardwareProfile& profile, const std::strin
     };
     add(profile.pipeline_free_us, "the pin thread's frees of workers' batches (pin_mode pool, 2 workers)");
     add(profile.pipeline_worker_fill_gb_per_s, "in the same runs, the workers' filling samples");
+    add(profile.pipeline_worker_collate_gb_per_s, "and their collating them into a batch");
     add(profile.pipeline_host_register_us, "a batch's cudaHostRegister (pin_mode register, no workers)");
     add(profile.pipeline_host_alloc_us, "a batch's cudaHostAlloc (pin_mode alloc, no workers)");
     add(profile.pipeline_host_alloc_workers_us,

@@ -42,15 +42,19 @@ inline constexpr int kAllocWorkers = 4;
 // span after the run's first third, in us (median_cost_us); a size whose run would lock more than the default pinned budget (a quarter
 // of physical memory) is left out. Throws DeviceError when the device fails or a run ends in an
 // error, and std::runtime_error when a size's run made no such call after its first third.
-// With `worker_fill_gb_per_s`, a run with workers also gives, at each size, its workers' median
-// rate of filling samples (their load spans after the first third; the runs do no CPU work).
+// With `workers`, a run with workers also gives, at each size, its workers' median rates of filling
+// samples and of collating them into a batch (their load and collate spans after the first third;
+// the runs do no CPU work).
+struct WorkerRates {
+    SizeCurve fill_gb_per_s;
+    SizeCurve collate_gb_per_s;
+};
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
-                                    double seconds, const DriverLock& driver_lock = {},
-                                    SizeCurve* worker_fill_gb_per_s = nullptr);
+                                    double seconds, const DriverLock& driver_lock = {}, WorkerRates* workers = nullptr);
 
-// The workers' median rate of filling samples in one run's spans, in GB/s (1e9 bytes): their load
-// spans that began at `settled` or later; none when none did.
-std::optional<double> median_worker_fill_gb_per_s(const std::vector<Span>& spans, TimeNs settled);
+// The workers' median rate in one run's spans of `stage`, in GB/s (1e9 bytes): their spans that
+// began at `settled` or later; none when none did.
+std::optional<double> median_worker_gb_per_s(const std::vector<Span>& spans, Stage stage, TimeNs settled);
 
 // What one run's spans say `cost` is: the median, in us, of its calls that began at `settled` or
 // later (for HostAllocWithWorkers, each less its waits behind the consumer's frees, as above);
@@ -61,7 +65,8 @@ std::optional<double> median_cost_us(const std::vector<Span>& spans, PipelineCos
 // Calibrate's step: each cost on `device` at its sizes, 1.5 s a size (quick: 2 and 32 MiB, 0.6 s),
 // into the profile's pipeline_free_us, pipeline_host_register_us, pipeline_host_alloc_us and
 // pipeline_host_alloc_workers_us (using its driver_lock, which calibrate measured before), and the
-// pool run's workers' filling into pipeline_worker_fill_gb_per_s.
+// pool run's workers' filling and collating into pipeline_worker_fill_gb_per_s and
+// pipeline_worker_collate_gb_per_s.
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile);
 
 // What that step measured, as a sentence or two of the profile's source; empty where it did not run.

@@ -123,6 +123,8 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         c.curve(&P::pipeline_host_alloc_workers_us, "host.pipeline_host_alloc_workers_us", true);
     out.pipeline_worker_fill_gb_per_s =
         c.curve(&P::pipeline_worker_fill_gb_per_s, "host.pipeline_worker_fill_gb_per_s", true);
+    out.pipeline_worker_collate_gb_per_s =
+        c.curve(&P::pipeline_worker_collate_gb_per_s, "host.pipeline_worker_collate_gb_per_s", true);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },
@@ -174,11 +176,10 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
                         [](const P& p) -> const std::vector<double>& { return p.by_batch_size.sizes_bytes; },
                         std::string("host.by_batch_size.") + field, true);
     };
-    out.by_batch_size.fill = by_size(&HostSizeFactors::fill, "fill");
-    if (!out.by_batch_size.fill.empty()) {
+    out.by_batch_size.collate = by_size(&HostSizeFactors::collate, "collate");
+    if (!out.by_batch_size.collate.empty()) {
         for (const NamedProfile& p : profiles)
             if (!p.profile.by_batch_size.empty()) out.by_batch_size.sizes_bytes = p.profile.by_batch_size.sizes_bytes;
-        out.by_batch_size.collate = by_size(&HostSizeFactors::collate, "collate");
         out.by_batch_size.collate_new_pages = by_size(&HostSizeFactors::collate_new_pages, "collate_new_pages");
         out.by_batch_size.pin = by_size(&HostSizeFactors::pin, "pin");
     }

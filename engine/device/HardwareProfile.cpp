@@ -457,6 +457,8 @@ HardwareProfile profile_from_json(const json& json_profile) {
         profile.pipeline_host_alloc_workers_us = host.own_curve("pipeline_host_alloc_workers_us", kCost);
     if (host.has("pipeline_worker_fill_gb_per_s"))
         profile.pipeline_worker_fill_gb_per_s = host.own_curve("pipeline_worker_fill_gb_per_s", kBandwidth);
+    if (host.has("pipeline_worker_collate_gb_per_s"))
+        profile.pipeline_worker_collate_gb_per_s = host.own_curve("pipeline_worker_collate_gb_per_s", kBandwidth);
     if (host.has("under_load")) {
         const Reader load = host.object("under_load");
         HostLoadCurve& curve = profile.under_load;
@@ -485,7 +487,6 @@ HardwareProfile profile_from_json(const json& json_profile) {
         HostSizeFactors& factors = profile.by_batch_size;
         factors.sizes_bytes = by_size.sizes("sizes_bytes");
         const std::string axis = by_size.path_of("sizes_bytes");
-        factors.fill = by_size.curve("fill", kSizeFactor, factors.sizes_bytes, axis).values;
         factors.collate = by_size.curve("collate", kSizeFactor, factors.sizes_bytes, axis).values;
         if (by_size.has("collate_new_pages"))
             factors.collate_new_pages = by_size.curve("collate_new_pages", kSizeFactor, factors.sizes_bytes, axis).values;
@@ -572,6 +573,8 @@ json to_json(const HardwareProfile& profile) {
         written["host"]["pipeline_host_alloc_workers_us"] = own_curve_json(profile.pipeline_host_alloc_workers_us);
     if (!profile.pipeline_worker_fill_gb_per_s.empty())
         written["host"]["pipeline_worker_fill_gb_per_s"] = own_curve_json(profile.pipeline_worker_fill_gb_per_s);
+    if (!profile.pipeline_worker_collate_gb_per_s.empty())
+        written["host"]["pipeline_worker_collate_gb_per_s"] = own_curve_json(profile.pipeline_worker_collate_gb_per_s);
     if (!profile.under_load.empty()) {
         const HostLoadCurve& curve = profile.under_load;
         written["host"]["under_load"] = json{{"others", curve.others},
@@ -607,7 +610,6 @@ json to_json(const HardwareProfile& profile) {
     if (!profile.by_batch_size.empty()) {
         const HostSizeFactors& factors = profile.by_batch_size;
         written["host"]["by_batch_size"] = json{{"sizes_bytes", sizes_json(factors.sizes_bytes)},
-                                                {"fill", factors.fill},
                                                 {"collate", factors.collate},
                                                 {"pin", factors.pin}};
         if (!factors.collate_new_pages.empty())

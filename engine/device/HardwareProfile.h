@@ -97,7 +97,9 @@ struct HostLoadCurve {
 // calibrate (measure_batch_loop); empty: the same rates at every size.
 struct HostSizeFactors {
     std::vector<double> sizes_bytes;  // ascending
-    std::vector<double> fill;         // fill_gb_per_s
+    // No factor for filling samples: calibrate's ratios by size (0.74 to 1.13) did not say how fast
+    // validate's cells filled at that size (212 cells on eight H100 VMs, 2026-11-27 and 28), so a
+    // load fills at fill_gb_per_s whatever the batch; a "fill" array in older profiles is ignored.
     // first_touch_gb_per_s: samples into a batch from the allocator (BatchMemory::Allocator, no
     // workers); glibc reused freed batches below 16 MiB on the GPU machines (factors of 6 to 13).
     std::vector<double> collate;
@@ -285,11 +287,17 @@ struct HardwareProfile {
     SizeCurve pipeline_host_alloc_workers_us;
     // A worker's filling samples in the pool run of pipeline_free_us (two workers, no CPU work: its
     // load spans), in GB/s by batch size. In a run with workers the model fills at its ratio to
-    // fill_gb_per_s at the same size (held flat beyond the sizes it ran). In validate's cells on
-    // four H100 VMs (2026-11-27 and 28) a worker's load took 11 to 16 % longer against the model
-    // than the consumer's with no workers, with one or two workers as with eight. Optional in the
-    // JSON ("host.pipeline_worker_fill_gb_per_s"; calibrated before a8d5883, 2026-11-28: absent).
+    // fill_gb_per_s (held flat beyond the sizes it ran). In validate's cells on four H100 VMs
+    // (2026-11-27 and 28) a worker's load took 11 to 16 % longer against the model than the
+    // consumer's with no workers, with one or two workers as with eight. Optional in the JSON
+    // ("host.pipeline_worker_fill_gb_per_s"; calibrated before a8d5883, 2026-11-28: absent).
     SizeCurve pipeline_worker_fill_gb_per_s;
+    // The same runs' workers collating their batches (new pages), in GB/s by batch size; in a run
+    // with workers the model collates a worker's batch at its ratio to first_touch_gb_per_s times
+    // by_batch_size.collate_new_pages. A worker's collate ran 8 to 22 % slower than modelled over
+    // six H100 VMs' cells (2026-11-27 and 28), with one or two workers too. Optional in the JSON
+    // ("host.pipeline_worker_collate_gb_per_s"; calibrated before 2026-11-28 06:00 UTC: absent).
+    SizeCurve pipeline_worker_collate_gb_per_s;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
 

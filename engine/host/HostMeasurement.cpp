@@ -256,7 +256,7 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory me
     bytes = std::max<std::size_t>(bytes, 1);
     batches = std::max(1, batches);
     constexpr int kUntimed = 2;
-    std::vector<double> fill, collate, pin, free_us;
+    std::vector<double> collate, pin, free_us;
     std::thread worker([&] {
         // A worker's batch is freed on another CPU, never this one.
         const StayOnThisCpu here;
@@ -272,7 +272,6 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory me
         };
         const bool pin_own_batch = memory == BatchMemory::Allocator;
         for (int i = 0; i < batches + kUntimed; ++i) {
-            const TimeNs start = now_ns();
             fill_sample(samples.get(), bytes, static_cast<std::uint64_t>(i) + 1);
             const TimeNs filled = now_ns();
             PageableBuffer batch = collated_batch(samples.get(), bytes, memory);
@@ -290,14 +289,13 @@ BatchLoopRates measure_batch_loop(std::size_t bytes, int batches, BatchMemory me
                 freed_us = free_on(here.others(), batch);
             }
             if (i < kUntimed) continue;
-            fill.push_back(rate(start, filled));
             collate.push_back(rate(filled, collated));
             pin.push_back(rate(collated, pinned_at));
             free_us.push_back(freed_us);
         }
     });
     worker.join();
-    return {median(std::move(fill)), median(std::move(collate)), median(std::move(pin)), median(std::move(free_us))};
+    return {median(std::move(collate)), median(std::move(pin)), median(std::move(free_us))};
 }
 
 MemoryThroughput measure_memory_throughput(int threads, std::size_t bytes, double seconds) {

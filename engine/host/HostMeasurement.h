@@ -81,7 +81,6 @@ double measure_pin_copy_gb_per_s(std::size_t bytes, int samples);
 // after the pin copy in us (on the other CPU for a worker's), each the median of `batches` after
 // two untimed ones.
 struct BatchLoopRates {
-    double fill_gb_per_s = 0;
     double collate_gb_per_s = 0;
     double pin_gb_per_s = 0;
     double free_us = 0;

@@ -87,17 +87,16 @@ SizeCurve free_new_pages_curve(const HardwareProfile& profile) {
     return mapped.empty() ? measured : mapped;
 }
 
-// A worker's filling in calibrate's pool run against the profile's filling at the same batch size,
-// at each size it ran; empty where the profile has no such run.
-SizeCurve worker_fill_factors(const HardwareProfile& profile) {
+// A worker's rate in calibrate's pool run against the model's own for that work at each batch size
+// the run reached (`modelled_at`); empty where the profile has no such run.
+template <typename ModelledAt>
+SizeCurve worker_factors(const SizeCurve& measured, ModelledAt&& modelled_at) {
     SizeCurve factors;
-    const SizeCurve& measured = profile.pipeline_worker_fill_gb_per_s;
-    if (measured.empty() || !(profile.fill_gb_per_s > 0)) return factors;
     for (std::size_t i = 0; i < measured.sizes_bytes.size(); ++i) {
-        const double size = measured.sizes_bytes[i];
-        factors.sizes_bytes.push_back(size);
-        factors.values.push_back(measured.values[i] /
-                                 (profile.fill_gb_per_s * profile.by_batch_size.at(profile.by_batch_size.fill, size)));
+        const double modelled = modelled_at(measured.sizes_bytes[i]);
+        if (!(modelled > 0)) return {};
+        factors.sizes_bytes.push_back(measured.sizes_bytes[i]);
+        factors.values.push_back(measured.values[i] / modelled);
     }
     return factors;
 }
@@ -116,18 +115,23 @@ public:
           new_pages_free_slows_(profile.pipeline_free_us.empty()),
           cross_node_memcpy_factor_(profile.cross_node_memcpy_factor),
           by_size_(profile.by_batch_size),
-          worker_fill_(loader_workers > 0 ? worker_fill_factors(profile) : SizeCurve{}),
-          bus_(std::move(bus)) {}
+          bus_(std::move(bus)) {
+        if (loader_workers == 0) return;
+        worker_fill_ = worker_factors(profile.pipeline_worker_fill_gb_per_s,
+                                      [&](double) { return fill_bytes_per_s_ / 1e9; });
+        worker_collate_ = worker_factors(profile.pipeline_worker_collate_gb_per_s, [&](double bytes) {
+            return fresh_bytes_per_s_ / 1e9 * by_size_.at(by_size_.collate_new_pages, bytes);
+        });
+    }
 
-    // A sample is written once (at the profile's fill rate for a batch of this size, a worker's as
-    // calibrate's pool run had its workers fill, slower while others stream, and no faster than the
-    // machine's memory lets that many streams go) and then worked on for cpu_us.
+    // A sample is written once (at the profile's fill rate, a worker's as calibrate's pool run had
+    // its workers fill, slower while others stream, and no faster than the machine's memory lets
+    // that many streams go) and then worked on for cpu_us.
     WorkTimes load_samples(std::byte*, std::size_t sample_bytes, std::uint32_t count, double cpu_us, std::uint64_t,
                            TimeNs ready) override {
         const double batch_bytes = static_cast<double>(sample_bytes) * count;
         const double as_worker = worker_fill_.empty() ? 1.0 : worker_fill_.at(batch_bytes);
-        const double write_s = static_cast<double>(sample_bytes) /
-                               (fill_bytes_per_s_ * by_size_.at(by_size_.fill, batch_bytes) * as_worker);
+        const double write_s = static_cast<double>(sample_bytes) / (fill_bytes_per_s_ * as_worker);
         const double cpu_s = cpu_us * 1e-6;
         // Loads that mostly write memory contend for it; those that mostly compute do not.
         if (write_s < cpu_s) return cores_.run_for(seconds_to_ns((write_s + cpu_s) * count), ready);
@@ -147,7 +151,10 @@ public:
         const std::vector<double>& factors = kind == HostCopy::CollateNewPages    ? by_size_.collate_new_pages
                                              : kind == HostCopy::CollateAllocated ? by_size_.collate
                                                                                   : by_size_.pin;
-        const double at_size = by_size_.at(factors, static_cast<double>(bytes));
+        // A worker's batch (new pages) collates as calibrate's pool run had its workers collate.
+        const double as_worker =
+            kind == HostCopy::CollateNewPages && !worker_collate_.empty() ? worker_collate_.at(static_cast<double>(bytes)) : 1.0;
+        const double at_size = by_size_.at(factors, static_cast<double>(bytes)) * as_worker;
         const double rate = use.rate_sharing_memory(
             (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor(), ModeledMemoryBus::Stream::Copy);
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
@@ -183,7 +190,8 @@ private:
     bool new_pages_free_slows_;  // by the under-load factor: not when measured with the workers running
     double cross_node_memcpy_factor_;
     HostSizeFactors by_size_;
-    SizeCurve worker_fill_;  // worker_fill_factors, in a run with workers
+    SizeCurve worker_fill_;     // worker_factors of the pool run's filling, in a run with workers
+    SizeCurve worker_collate_;  // and of its collating
     std::shared_ptr<ModeledMemoryBus> bus_;
 };
 

@@ -165,7 +165,6 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     // Quick: a worker's rates at 1 MiB and 8 MiB against calibrate's batch, where each factor is 1.
     const HostSizeFactors& by_size = profile.by_batch_size;
     EXPECT_EQ(by_size.sizes_bytes, (std::vector<double>{kMiB, 8 * kMiB, kCalibrationBatchBytes}));
-    EXPECT_DOUBLE_EQ(by_size.fill.back(), 1.0);
     EXPECT_DOUBLE_EQ(by_size.collate.back(), 1.0);
     EXPECT_DOUBLE_EQ(by_size.pin.back(), 1.0);
     for (const double factor : by_size.pin) EXPECT_GT(factor, 0);

@@ -24,7 +24,6 @@ using nlohmann::json;
 HostSizeFactors cache_friendly() {
     HostSizeFactors factors;
     factors.sizes_bytes = {1 << 20, 4 << 20, kCalibrationBatchBytes};
-    factors.fill = {3.0, 2.0, 1.0};
     factors.collate = {4.0, 2.0, 1.0};
     factors.collate_new_pages = {1.5, 1.25, 1.0};
     factors.pin = {5.0, 4.0, 1.0};
@@ -35,7 +34,7 @@ TEST(HostSizeFactors, InterpolateOnLogSizeHoldFlatBeyondAndAreOneWhenNotMeasured
     const HostSizeFactors factors = cache_friendly();
     EXPECT_DOUBLE_EQ(factors.at(factors.pin, 1 << 20), 5.0);
     EXPECT_DOUBLE_EQ(factors.at(factors.pin, 2 << 20), 4.5);  // halfway on a log axis
-    EXPECT_DOUBLE_EQ(factors.at(factors.fill, 64 << 10), 3.0);
+    EXPECT_DOUBLE_EQ(factors.at(factors.pin, 64 << 10), 5.0);
     EXPECT_DOUBLE_EQ(factors.at(factors.collate, 1e9), 1.0);
     EXPECT_DOUBLE_EQ(HostSizeFactors{}.at({}, 1 << 20), 1.0);
 }
@@ -57,7 +56,7 @@ TEST(HostSizeFactors, RoundTripInTheProfileAndABadFactorIsRefusedByName) {
         EXPECT_EQ(error.issue().field, "profile.host.by_batch_size.collate[1]");
     }
     bad = written;
-    bad["host"]["by_batch_size"]["fill"] = json{1.0};
+    bad["host"]["by_batch_size"]["pin"] = json{1.0};
     EXPECT_THROW(profile_from_json(bad), ConfigError);  // one factor per size
 }
 
@@ -82,8 +81,8 @@ TEST(HostSizeFactors, ModelledHostWorkChargesEachBatchSizeAtItsOwnRates) {
     // A batch from the allocator at its factor, a worker's batch of new pages at its own.
     EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollateAllocated), copy_ns(*plain, kSmall, HostCopy::CollateAllocated) / 4, 2);
     EXPECT_NEAR(copy_ns(*sized, kSmall, HostCopy::CollateNewPages), copy_ns(*plain, kSmall, HostCopy::CollateNewPages) / 1.5, 2);
-    // The fill rate is the batch's: 16 samples of 64 KiB make a 1 MiB batch.
-    EXPECT_NEAR(load_ns(*sized, 64 << 10, 16), load_ns(*plain, 64 << 10, 16) / 3, 16);
+    // Filling has no factor by size: 16 samples of 64 KiB, a 1 MiB batch, at the profile's rate.
+    EXPECT_NEAR(load_ns(*sized, 64 << 10, 16), load_ns(*plain, 64 << 10, 16), 16);
     // At calibrate's batch, what the profile's rates say.
     EXPECT_NEAR(copy_ns(*sized, kCalibrationBatchBytes, HostCopy::CollateNewPages),
                 copy_ns(*plain, kCalibrationBatchBytes, HostCopy::CollateNewPages), 2);
@@ -110,10 +109,28 @@ TEST(HostSizeFactors, AWorkersBatchWithoutItsOwnFactorsCostsTheFreshRateAtEveryS
     EXPECT_TRUE(profile_from_json(to_json(profile)).by_batch_size.collate_new_pages.empty());
 }
 
+// Profiles calibrated before 2026-11-28 hold fill factors by size, which did not say how fast
+// validate's cells filled: they load, and a batch fills at the profile's one rate.
+TEST(HostSizeFactors, AnOlderProfilesFillFactorsAreLeftAside) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.under_load = {};
+    profile.by_batch_size = cache_friendly();
+    profile.fill_gb_per_s = 10.0;
+    json older = to_json(profile);
+    older["host"]["by_batch_size"]["fill"] = json{3.0, 2.0, 1.0};
+    const HardwareProfile loaded = profile_from_json(older);
+    EXPECT_FALSE(to_json(loaded)["host"]["by_batch_size"].contains("fill"));
+    const auto host = make_host_work(HostMode::Modeled, loaded);
+    const auto load_ns = [](HostWork& work) {
+        const WorkTimes times = work.load_samples(nullptr, 64 << 10, 16, 0.0, 0, 0);
+        return static_cast<double>(times.end - times.start);
+    };
+    EXPECT_NEAR(load_ns(*host), 16.0 * (64 << 10) / 10.0, 16);  // 1 MiB at 10 GB/s, in ns
+}
+
 TEST(HostSizeFactors, TheBatchLoopMeasuresEveryRateForBothKindsOfBatch) {
     for (const BatchMemory memory : {BatchMemory::NewPages, BatchMemory::Allocator}) {
         const BatchLoopRates rates = measure_batch_loop(1 << 20, 6, memory);
-        EXPECT_GT(rates.fill_gb_per_s, 0);
         EXPECT_GT(rates.collate_gb_per_s, 0);
         EXPECT_GT(rates.pin_gb_per_s, 0);
         EXPECT_GT(rates.free_us, 0) << "unmapping a worker's batch, on another CPU, takes time";

@@ -26,22 +26,24 @@ TEST(PipelineCosts, EachSizeIsTheMedianFreeOfARealPipelinesPinThread) {
         measure_pipeline_costs_us("emulated", PipelineCost::FreeWorkersBatch, {kMiB, 4 * kMiB}, 0.6));
 }
 
-TEST(PipelineCosts, ThePoolRunAlsoGivesItsWorkersFillingAtEachSize) {
-    SizeCurve fill;
-    measure_pipeline_costs_us("emulated", PipelineCost::FreeWorkersBatch, {kMiB, 4 * kMiB}, 0.6, {}, &fill);
-    ASSERT_EQ(fill.sizes_bytes, (std::vector<double>{kMiB, 4 * kMiB}));
-    for (const double gb_per_s : fill.values) {
-        EXPECT_GT(gb_per_s, 0.01);
-        EXPECT_LT(gb_per_s, 1000.0);
+TEST(PipelineCosts, ThePoolRunAlsoGivesItsWorkersFillingAndCollatingAtEachSize) {
+    WorkerRates workers;
+    measure_pipeline_costs_us("emulated", PipelineCost::FreeWorkersBatch, {kMiB, 4 * kMiB}, 0.6, {}, &workers);
+    for (const SizeCurve* rates : {&workers.fill_gb_per_s, &workers.collate_gb_per_s}) {
+        ASSERT_EQ(rates->sizes_bytes, (std::vector<double>{kMiB, 4 * kMiB}));
+        for (const double gb_per_s : rates->values) {
+            EXPECT_GT(gb_per_s, 0.01);
+            EXPECT_LT(gb_per_s, 1000.0);
+        }
     }
 }
 
 // A worker's load span is its filling (the runs do no CPU work): bytes over time, the median of
-// those after the run settled, on the workers' lanes only.
-TEST(PipelineCosts, WorkersFillingIsTheMedianRateOfTheirLoadSpans) {
-    const auto load = [](LaneKind lane, TimeNs start, TimeNs end, std::uint64_t bytes) {
+// those after the run settled, on the workers' lanes only; its collate spans likewise.
+TEST(PipelineCosts, WorkersRatesAreTheMediansOfTheirSpansOfThatStage) {
+    const auto load = [](LaneKind lane, TimeNs start, TimeNs end, std::uint64_t bytes, Stage stage = Stage::Load) {
         Span span;
-        span.stage = Stage::Load;
+        span.stage = stage;
         span.lane.kind = lane;
         span.start = start;
         span.end = end;
@@ -53,10 +55,12 @@ TEST(PipelineCosts, WorkersFillingIsTheMedianRateOfTheirLoadSpans) {
         load(LaneKind::Worker, 100'000, 200'000, 1'000'000),   // 10 GB/s
         load(LaneKind::Worker, 300'000, 500'000, 1'000'000),   // 5
         load(LaneKind::Worker, 600'000, 650'000, 1'000'000),   // 20
-        load(LaneKind::Consumer, 700'000, 700'010, 1'000'000)  // not a worker's
+        load(LaneKind::Consumer, 700'000, 700'010, 1'000'000),  // not a worker's
+        load(LaneKind::Worker, 200'000, 1'200'000, 1'000'000, Stage::Collate)  // 1, a collate
     };
-    EXPECT_EQ(median_worker_fill_gb_per_s(spans, 100'000), 10.0);
-    EXPECT_FALSE(median_worker_fill_gb_per_s(spans, 800'000).has_value());
+    EXPECT_EQ(median_worker_gb_per_s(spans, Stage::Load, 100'000), 10.0);
+    EXPECT_FALSE(median_worker_gb_per_s(spans, Stage::Load, 800'000).has_value());
+    EXPECT_EQ(median_worker_gb_per_s(spans, Stage::Collate, 100'000), 1.0);
 }
 
 TEST(PipelineCosts, EachSizeIsTheMedianRegisterOfARealPipelinesBatches) {
@@ -130,8 +134,12 @@ TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
         EXPECT_GT(curve->values[0], 0.0);
     }
     EXPECT_EQ(profile.pipeline_worker_fill_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
+    EXPECT_EQ(profile.pipeline_worker_collate_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
     const std::string text = pipeline_costs_text(profile, "emulated", true);
-    EXPECT_NE(text.find("in the same runs, the workers' filling samples, at 2 MiB and 32 MiB"), std::string::npos) << text;
+    EXPECT_NE(text.find("in the same runs, the workers' filling samples, at 2 MiB and 32 MiB; and their collating them "
+                        "into a batch, at 2 MiB and 32 MiB"),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find("on emulated with the real host, 0.6 s a size"), std::string::npos) << text;
     EXPECT_NE(text.find("frees of workers' batches (pin_mode pool, 2 workers), at 2 MiB and 32 MiB"), std::string::npos)
         << text;
