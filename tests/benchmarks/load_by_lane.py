@@ -15,11 +15,17 @@ import statistics
 import sys
 
 
-def ratios(validate_csv):
+def cells_and_stages(validate_csv):
+    """validate's rows by cell, and each cell's time per batch by (lane, stage, device)."""
     cells = {int(r["cell"]): r for r in csv.DictReader(open(validate_csv))}
     stages = collections.defaultdict(dict)
     for r in csv.DictReader(open(validate_csv.replace(".csv", "-stages.csv"))):
         stages[int(r["cell"])][(r["lane"], r["stage"], r["device"])] = float(r["us_per_batch"])
+    return cells, stages
+
+
+def ratios(validate_csv):
+    cells, stages = cells_and_stages(validate_csv)
     for cell, row in cells.items():
         if float(row["cpu_us_per_sample"]) != 0:
             continue
