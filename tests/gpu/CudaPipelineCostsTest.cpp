@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Calibrate's runs of the pipeline on the GPU, to time the pin thread's frees of workers' batches
 // and a batch's cudaHostRegister and cudaHostAlloc: they run on CUDA with the real host, and a
-// batch of four times the pages costs more.
+// batch of four times the pages costs more. The pool run also gives its workers' filling and
+// collating at each size.
 #include <iostream>
 
 #include "engine/calibrate/PipelineCosts.h"
@@ -26,6 +27,22 @@ TEST_F(CudaPipelineCosts, TimesEachCostAtEachSize) {
         std::cout << "pipeline " << name << ": 2 MiB " << curve.values[0] << " us, 8 MiB " << curve.values[1] << " us\n";
         EXPECT_GT(curve.values[0], 0.0) << name;
         EXPECT_GT(curve.values[1], curve.values[0]) << name;
+    }
+}
+
+TEST_F(CudaPipelineCosts, ThePoolRunGivesItsWorkersFillingAndCollating) {
+    device.reset();
+    WorkerRates workers;
+    measure_pipeline_costs_us("cuda:0", PipelineCost::FreeWorkersBatch, {2 * kMiB, 8 * kMiB}, 0.6, {}, &workers);
+    for (const auto& [rates, name] :
+         {std::pair{&workers.fill_gb_per_s, "filling"}, std::pair{&workers.collate_gb_per_s, "collating"}}) {
+        ASSERT_EQ(rates->values.size(), 2u) << name;
+        std::cout << "workers' " << name << ": 2 MiB " << rates->values[0] << " GB/s, 8 MiB " << rates->values[1]
+                  << " GB/s\n";
+        for (const double gb_per_s : rates->values) {
+            EXPECT_GT(gb_per_s, 0.1) << name;
+            EXPECT_LT(gb_per_s, 500.0) << name;
+        }
     }
 }
 
