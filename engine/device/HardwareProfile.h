@@ -294,9 +294,10 @@ struct HardwareProfile {
     SizeCurve pipeline_worker_fill_gb_per_s;
     // The same runs' workers collating their batches (new pages), in GB/s by batch size; in a run
     // with workers the model collates a worker's batch at its ratio to first_touch_gb_per_s times
-    // by_batch_size.collate_new_pages. A worker's collate ran 8 to 22 % slower than modelled over
-    // six H100 VMs' cells (2026-11-27 and 28), with one or two workers too. Optional in the JSON
-    // ("host.pipeline_worker_collate_gb_per_s"; calibrated before 2026-11-28 06:00 UTC: absent).
+    // by_batch_size.collate_new_pages. A worker's collate took a median 1.06 to 1.17 times the
+    // modelled time, by workers and batch size, over fifteen runs on eight H100 VMs (2026-11-27 and
+    // 28), with one or two workers too. Optional in the JSON ("host.pipeline_worker_collate_gb_per_s";
+    // calibrated before 11b75af, 2026-11-28: absent).
     SizeCurve pipeline_worker_collate_gb_per_s;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;

@@ -48,9 +48,9 @@ def slope(points):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var if var else float("nan")
 
 
-def within_vm_slope(points_by_vm):
+def within_run_slope(points_by_run):
     num = den = 0.0
-    for points in points_by_vm.values():
+    for points in points_by_run.values():
         if len(points) < 2:
             continue
         mx, my = statistics.mean(p[0] for p in points), statistics.mean(p[1] for p in points)
@@ -62,12 +62,11 @@ def within_vm_slope(points_by_vm):
 def main(args):
     if not args or any("=" not in a for a in args):
         sys.exit(__doc__)
-    points = collections.defaultdict(lambda: collections.defaultdict(list))  # (lane, stage, factor) -> vm -> [(log f, log r)]
+    points = collections.defaultdict(lambda: collections.defaultdict(list))  # (lane, stage, factor) -> run -> [(log f, log r)]
     collate = collections.defaultdict(list)
     for arg in args:
         profile_path, validate_csv = arg.split("=", 1)
         by_size = json.load(open(profile_path))["host"]["by_batch_size"]
-        vm = validate_csv
         cells, stages = cells_and_stages(validate_csv)
         for cell, row in cells.items():
             size, workers = int(row["batch_bytes"]), int(row["num_workers"])
@@ -85,7 +84,7 @@ def main(args):
                     f = factor_at(by_size, key, size)
                     if f:
                         rate = size / us / 1e3 / float(row[column])
-                        points[(lane, name, key)][vm].append((math.log(f), math.log(rate)))
+                        points[(lane, name, key)][validate_csv].append((math.log(f), math.log(rate)))
             real = stages[cell].get(("worker", "collate", "real"))
             emulated = stages[cell].get(("worker", "collate", "emulated"))
             if workers and real and emulated:
@@ -94,10 +93,10 @@ def main(args):
                 collate[(w, mb)].append(real / emulated)
     print("| lane | stage | factor | cells | slope | slope within each run | factor's range |")
     print("| --- | --- | --- | ---: | ---: | ---: | --- |")
-    for (lane, stage, key), by_vm in sorted(points.items()):
-        every = [p for ps in by_vm.values() for p in ps]
+    for (lane, stage, key), by_run in sorted(points.items()):
+        every = [p for ps in by_run.values() for p in ps]
         fs = [math.exp(p[0]) for p in every]
-        print(f"| {lane} | {stage} | {key} | {len(every)} | {slope(every):.2f} | {within_vm_slope(by_vm):.2f} "
+        print(f"| {lane} | {stage} | {key} | {len(every)} | {slope(every):.2f} | {within_run_slope(by_run):.2f} "
               f"| {min(fs):.2f} to {max(fs):.2f} |")
     print()
     print("| workers | batch MB | cells | a worker's collate, GPU against emulated (median) |")
