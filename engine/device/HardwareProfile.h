@@ -292,12 +292,14 @@ struct HardwareProfile {
     // consumer's with no workers, with one or two workers as with eight. Optional in the JSON
     // ("host.pipeline_worker_fill_gb_per_s"; calibrated before a8d5883, 2026-11-28: absent).
     SizeCurve pipeline_worker_fill_gb_per_s;
-    // The same runs' workers collating their batches (new pages), in GB/s by batch size; in a run
-    // with workers the model collates a worker's batch at its ratio to first_touch_gb_per_s times
-    // by_batch_size.collate_new_pages. A worker's collate took a median 1.06 to 1.17 times the
-    // modelled time, by workers and batch size, over fifteen runs on eight H100 VMs (2026-11-27 and
-    // 28), with one or two workers too. Optional in the JSON ("host.pipeline_worker_collate_gb_per_s";
-    // calibrated before 11b75af, 2026-11-28: absent).
+    // The same runs' workers collating their batches (new pages), in GB/s by batch size: recorded,
+    // not modelled. A worker collates at first_touch_gb_per_s, by size and under load, as the
+    // consumer does. Scaling that by this rate's ratio to the profile's counted the load twice (the
+    // pool run's two workers are in the rate, and the load factor came on top): on an H200 (AS,
+    // 2026-11-28) a worker's collate took a median 1.25 to 1.33 times the GPU's with three to eight
+    // workers (six: 1.06), and three runs of 40 cells came to 66 within 10 % with it, 80 without
+    // (docs/benchmarks.md, seventeenth round). Optional in the JSON
+    // ("host.pipeline_worker_collate_gb_per_s"; calibrated before 11b75af, 2026-11-28: absent).
     SizeCurve pipeline_worker_collate_gb_per_s;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;

@@ -63,9 +63,8 @@ public:
 // its own when null); Real ignores both. Once `stop` is requested, work in progress ends at once
 // (its WorkTimes end at the stop) and later work takes no time.
 // `lag`: where modelled work counts the time this machine fell behind the model (may be null).
-// `loader_workers`: the run's; with some, modelled loads fill samples and collate a worker's batch as
-// the profile's workers did in calibrate's pool run, where it has that
-// (pipeline_worker_fill_gb_per_s, pipeline_worker_collate_gb_per_s).
+// `loader_workers`: the run's; with some, modelled loads fill samples as the profile's workers did
+// in calibrate's pool run, where it has that (pipeline_worker_fill_gb_per_s).
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
                                          std::shared_ptr<ModeledMemoryBus> bus = nullptr, std::stop_token stop = {},
                                          std::shared_ptr<ModelLag> lag = nullptr, int loader_workers = 0);

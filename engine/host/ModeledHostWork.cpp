@@ -87,17 +87,12 @@ SizeCurve free_new_pages_curve(const HardwareProfile& profile) {
     return mapped.empty() ? measured : mapped;
 }
 
-// A worker's rate in calibrate's pool run against the model's own for that work at each batch size
-// the run reached (`modelled_at`); empty where the profile has no such run.
-template <typename ModelledAt>
-SizeCurve worker_factors(const SizeCurve& measured, ModelledAt&& modelled_at) {
-    SizeCurve factors;
-    for (std::size_t i = 0; i < measured.sizes_bytes.size(); ++i) {
-        const double modelled = modelled_at(measured.sizes_bytes[i]);
-        if (!(modelled > 0)) return {};
-        factors.sizes_bytes.push_back(measured.sizes_bytes[i]);
-        factors.values.push_back(measured.values[i] / modelled);
-    }
+// A worker's rate in calibrate's pool run against the model's own (`modelled`), at each batch size
+// the run reached; empty where the profile has no such run.
+SizeCurve worker_factors(const SizeCurve& measured, double modelled) {
+    if (!(modelled > 0)) return {};
+    SizeCurve factors = measured;
+    for (double& value : factors.values) value /= modelled;
     return factors;
 }
 
@@ -117,11 +112,7 @@ public:
           by_size_(profile.by_batch_size),
           bus_(std::move(bus)) {
         if (loader_workers == 0) return;
-        worker_fill_ = worker_factors(profile.pipeline_worker_fill_gb_per_s,
-                                      [&](double) { return fill_bytes_per_s_ / 1e9; });
-        worker_collate_ = worker_factors(profile.pipeline_worker_collate_gb_per_s, [&](double bytes) {
-            return fresh_bytes_per_s_ / 1e9 * by_size_.at(by_size_.collate_new_pages, bytes);
-        });
+        worker_fill_ = worker_factors(profile.pipeline_worker_fill_gb_per_s, fill_bytes_per_s_ / 1e9);
     }
 
     // A sample is written once (at the profile's fill rate, a worker's as calibrate's pool run had
@@ -151,10 +142,7 @@ public:
         const std::vector<double>& factors = kind == HostCopy::CollateNewPages    ? by_size_.collate_new_pages
                                              : kind == HostCopy::CollateAllocated ? by_size_.collate
                                                                                   : by_size_.pin;
-        // A worker's batch (new pages) collates as calibrate's pool run had its workers collate.
-        const double as_worker =
-            kind == HostCopy::CollateNewPages && !worker_collate_.empty() ? worker_collate_.at(static_cast<double>(bytes)) : 1.0;
-        const double at_size = by_size_.at(factors, static_cast<double>(bytes)) * as_worker;
+        const double at_size = by_size_.at(factors, static_cast<double>(bytes));
         const double rate = use.rate_sharing_memory(
             (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor(), ModeledMemoryBus::Stream::Copy);
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
@@ -190,8 +178,7 @@ private:
     bool new_pages_free_slows_;  // by the under-load factor: not when measured with the workers running
     double cross_node_memcpy_factor_;
     HostSizeFactors by_size_;
-    SizeCurve worker_fill_;     // worker_factors of the pool run's filling, in a run with workers
-    SizeCurve worker_collate_;  // and of its collating
+    SizeCurve worker_fill_;  // worker_factors of the pool run's filling, in a run with workers
     std::shared_ptr<ModeledMemoryBus> bus_;
 };
 
