@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "engine/calibrate/Calibration.h"
 #include "engine/config/ConfigError.h"
@@ -50,16 +51,31 @@ public:
         return result;
     }
 
-    SizeCurve curve(SizeCurve HardwareProfile::*member, const std::string& field, bool optional = false) const {
+    // A curve every profile measured at the same sizes: the median at each.
+    SizeCurve curve(SizeCurve HardwareProfile::*member, const std::string& field) const {
         const auto of = [&](const HardwareProfile& p) -> const std::vector<double>& { return (p.*member).values; };
         const auto axis = [&](const HardwareProfile& p) -> const std::vector<double>& { return (p.*member).sizes_bytes; };
         SizeCurve result;
-        result.values = values(of, axis, field, optional);
-        for (const NamedProfile& p : profiles_)
-            if (!(p.profile.*member).empty()) {
-                result.sizes_bytes = (p.profile.*member).sizes_bytes;
-                break;
-            }
+        result.values = values(of, axis, field, false);
+        result.sizes_bytes = (profiles_.front().profile.*member).sizes_bytes;
+        return result;
+    }
+
+    // A curve some profiles lack, whose sizes grew as calibrate did (AS's cudaHostAlloc in the
+    // pipeline from 1 MiB, the others' from 2): at each size any profile measured, the median of
+    // the profiles that measured it there; none having it gives an empty curve.
+    SizeCurve optional_curve(SizeCurve HardwareProfile::*member) const {
+        std::map<double, std::vector<double>> at_size;
+        for (const NamedProfile& p : profiles_) {
+            const SizeCurve& measured = p.profile.*member;
+            for (std::size_t i = 0; i < measured.sizes_bytes.size(); ++i)
+                at_size[measured.sizes_bytes[i]].push_back(measured.values[i]);
+        }
+        SizeCurve result;
+        for (const auto& [bytes, values] : at_size) {
+            result.sizes_bytes.push_back(bytes);
+            result.values.push_back(median(values));
+        }
         return result;
     }
 
@@ -98,8 +114,8 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
     out.h2d_pageable_gb_per_s = c.curve(&P::h2d_pageable_gb_per_s, "copy.h2d_pageable_gb_per_s");
     out.d2h_pinned_gb_per_s = c.curve(&P::d2h_pinned_gb_per_s, "copy.d2h_pinned_gb_per_s");
     out.d2h_pageable_gb_per_s = c.curve(&P::d2h_pageable_gb_per_s, "copy.d2h_pageable_gb_per_s");
-    out.h2d_write_combined_gb_per_s = c.curve(&P::h2d_write_combined_gb_per_s, "copy.h2d_write_combined_gb_per_s", true);
-    out.d2h_write_combined_gb_per_s = c.curve(&P::d2h_write_combined_gb_per_s, "copy.d2h_write_combined_gb_per_s", true);
+    out.h2d_write_combined_gb_per_s = c.optional_curve(&P::h2d_write_combined_gb_per_s);
+    out.d2h_write_combined_gb_per_s = c.optional_curve(&P::d2h_write_combined_gb_per_s);
     out.pageable_hold_fraction = c.scalar([](const P& p) { return p.pageable_hold_fraction; });
     out.pageable_overlaps_compute = c.scalar([](const P& p) { return p.pageable_overlaps_compute ? 1.0 : 0.0; }) > 0.5;
     out.copy_call_us = c.scalar([](const P& p) { return p.copy_call_us; });
@@ -114,17 +130,17 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
     out.free_host_us = c.curve(&P::free_host_us, "host.free_host_us");
     out.host_register_us = c.curve(&P::host_register_us, "host.host_register_us");
     out.host_unregister_us = c.curve(&P::host_unregister_us, "host.host_unregister_us");
-    out.free_pageable_us = c.curve(&P::free_pageable_us, "host.free_pageable_us", true);
-    out.free_new_pages_us = c.curve(&P::free_new_pages_us, "host.free_new_pages_us", true);
-    out.pipeline_free_us = c.curve(&P::pipeline_free_us, "host.pipeline_free_us", true);
-    out.pipeline_host_register_us = c.curve(&P::pipeline_host_register_us, "host.pipeline_host_register_us", true);
-    out.pipeline_host_alloc_us = c.curve(&P::pipeline_host_alloc_us, "host.pipeline_host_alloc_us", true);
+    out.free_pageable_us = c.optional_curve(&P::free_pageable_us);
+    out.free_new_pages_us = c.optional_curve(&P::free_new_pages_us);
+    out.pipeline_free_us = c.optional_curve(&P::pipeline_free_us);
+    out.pipeline_host_register_us = c.optional_curve(&P::pipeline_host_register_us);
+    out.pipeline_host_alloc_us = c.optional_curve(&P::pipeline_host_alloc_us);
     out.pipeline_host_alloc_workers_us =
-        c.curve(&P::pipeline_host_alloc_workers_us, "host.pipeline_host_alloc_workers_us", true);
+        c.optional_curve(&P::pipeline_host_alloc_workers_us);
     out.pipeline_worker_fill_gb_per_s =
-        c.curve(&P::pipeline_worker_fill_gb_per_s, "host.pipeline_worker_fill_gb_per_s", true);
+        c.optional_curve(&P::pipeline_worker_fill_gb_per_s);
     out.pipeline_worker_collate_gb_per_s =
-        c.curve(&P::pipeline_worker_collate_gb_per_s, "host.pipeline_worker_collate_gb_per_s", true);
+        c.optional_curve(&P::pipeline_worker_collate_gb_per_s);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },

@@ -15,8 +15,9 @@ struct NamedProfile {
     HardwareProfile profile;
 };
 
-// Throws ConfigError naming the profile and the field when two were measured at different sizes
-// (calibrate them with the same pinscope), or when fewer than two are given.
+// Throws ConfigError naming the profile and the field when two measured a curve every profile has
+// (copies, page-locking calls) at different sizes (calibrate them with the same pinscope), or when
+// fewer than two are given. A curve only some have is the median at each size of those that measured it there.
 HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, const std::string& name,
                                  const std::string& command);
 

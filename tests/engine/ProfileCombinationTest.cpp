@@ -111,6 +111,19 @@ TEST(ProfileCombination, ThePipelinesCostsAreTheMediansOfTheProfilesThatMeasured
     }
 }
 
+// A newer calibrate measures the pipeline's cudaHostAlloc at more sizes: the sizes only it measured
+// are its own, those all measured the median of all, and nothing is refused.
+TEST(ProfileCombination, APipelineCostMeasuredAtMoreSizesByOneMachineIsTheMedianAtEachSizeOfThoseThatMeasuredIt) {
+    std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
+                                    {"newer.json", machine(1.0, 1.0)}};
+    three[0].profile.pipeline_host_alloc_us = SizeCurve{{2 << 20, 128 << 20}, {100, 8000}};
+    three[1].profile.pipeline_host_alloc_us = SizeCurve{{2 << 20, 128 << 20}, {300, 6000}};
+    three[2].profile.pipeline_host_alloc_us = SizeCurve{{1 << 20, 2 << 20, 128 << 20}, {40, 200, 7000}};
+    const HardwareProfile combined = combine_profiles(three, "fleet", "pinscope-cli combine-profiles ...");
+    EXPECT_EQ(combined.pipeline_host_alloc_us.sizes_bytes, (std::vector<double>{1 << 20, 2 << 20, 128 << 20}));
+    EXPECT_EQ(combined.pipeline_host_alloc_us.values, (std::vector<double>{40, 200, 7000}));
+}
+
 TEST(ProfileCombination, ProfilesMeasuredAtOtherSizesOrTooFewAreRefused) {
     HardwareProfile other = machine(1.0, 1.0);
     other.host_alloc_us = SizeCurve{{kMiB, 16.0 * kMiB}, {2, 4000}};
