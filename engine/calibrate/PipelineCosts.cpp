@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "engine/clock/SteadyClock.h"
@@ -35,12 +36,13 @@ struct CostRun {
 
 CostRun run_for(PipelineCost cost) {
     switch (cost) {
-        case PipelineCost::FreeWorkersBatch: return {"pipeline frees", PinMode::Pool, 2, Stage::Free, LaneKind::PinThread};
+        case PipelineCost::FreeWorkersBatch:
+            return {"pipeline frees", PinMode::Pool, kPoolRunWorkers, Stage::Free, LaneKind::PinThread};
         case PipelineCost::HostRegister:
             return {"pipeline cudaHostRegister", PinMode::Register, 0, Stage::Pin, LaneKind::Consumer};
         case PipelineCost::HostAlloc: return {"pipeline cudaHostAlloc", PinMode::Alloc, 0, Stage::Alloc, LaneKind::Consumer};
         case PipelineCost::HostAllocWithWorkers:
-            return {"pipeline cudaHostAlloc with workers", PinMode::Alloc, kAllocWorkers, Stage::Alloc,
+            return {"pipeline cudaHostAlloc with workers", PinMode::Alloc, kAllocRunWorkers, Stage::Alloc,
                     LaneKind::PinThread};
     }
     throw std::invalid_argument("unknown pipeline cost");
@@ -161,17 +163,19 @@ SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost
 
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile) {
     const double seconds = quick ? kQuickSeconds : kSeconds;
-    WorkerRates workers;
-    for (const auto& [cost, curve] :
-         {std::pair{PipelineCost::FreeWorkersBatch, &profile.pipeline_free_us},
-          std::pair{PipelineCost::HostRegister, &profile.pipeline_host_register_us},
-          std::pair{PipelineCost::HostAlloc, &profile.pipeline_host_alloc_us},
-          std::pair{PipelineCost::HostAllocWithWorkers, &profile.pipeline_host_alloc_workers_us}})
-        *curve = measure_pipeline_costs_us(
-            device, cost, sizes_for(cost, quick), seconds, profile.driver_lock,
-            cost == PipelineCost::FreeWorkersBatch ? &workers : nullptr);
-    profile.pipeline_worker_fill_gb_per_s = std::move(workers.fill_gb_per_s);
-    profile.pipeline_worker_collate_gb_per_s = std::move(workers.collate_gb_per_s);
+    WorkerRates pool_workers;
+    WorkerRates alloc_workers;
+    using Step = std::tuple<PipelineCost, SizeCurve*, WorkerRates*>;
+    for (const auto& [cost, curve, workers] :
+         {Step{PipelineCost::FreeWorkersBatch, &profile.pipeline_free_us, &pool_workers},
+          Step{PipelineCost::HostRegister, &profile.pipeline_host_register_us, nullptr},
+          Step{PipelineCost::HostAlloc, &profile.pipeline_host_alloc_us, nullptr},
+          Step{PipelineCost::HostAllocWithWorkers, &profile.pipeline_host_alloc_workers_us, &alloc_workers}})
+        *curve = measure_pipeline_costs_us(device, cost, sizes_for(cost, quick), seconds, profile.driver_lock, workers);
+    profile.pipeline_worker_fill_gb_per_s = std::move(pool_workers.fill_gb_per_s);
+    profile.pipeline_worker_collate_gb_per_s = std::move(pool_workers.collate_gb_per_s);
+    profile.pipeline_alloc_workers_fill_gb_per_s = std::move(alloc_workers.fill_gb_per_s);
+    profile.pipeline_alloc_workers_collate_gb_per_s = std::move(alloc_workers.collate_gb_per_s);
 }
 
 std::string pipeline_costs_text(const HardwareProfile& profile, const std::string& device, bool quick) {
@@ -179,15 +183,18 @@ std::string pipeline_costs_text(const HardwareProfile& profile, const std::strin
     const auto add = [&](const SizeCurve& curve, const std::string& what) {
         if (!curve.empty()) measured.push_back(what + ", at " + format_size_list(curve.sizes_bytes));
     };
-    add(profile.pipeline_free_us, "the pin thread's frees of workers' batches (pin_mode pool, 2 workers)");
+    add(profile.pipeline_free_us, "the pin thread's frees of workers' batches (pin_mode pool, " +
+                                      std::to_string(kPoolRunWorkers) + " workers)");
     add(profile.pipeline_worker_fill_gb_per_s, "in the same runs, the workers' filling samples");
     add(profile.pipeline_worker_collate_gb_per_s, "and their collating them into a batch");
     add(profile.pipeline_host_register_us, "a batch's cudaHostRegister (pin_mode register, no workers)");
     add(profile.pipeline_host_alloc_us, "a batch's cudaHostAlloc (pin_mode alloc, no workers)");
     add(profile.pipeline_host_alloc_workers_us,
-        "the same with " + std::to_string(kAllocWorkers) + " workers (on the pin thread" +
+        "the same with " + std::to_string(kAllocRunWorkers) + " workers (on the pin thread" +
             (alloc_waits_for_free(profile.driver_lock) ? ", less its waits for the consumer's cudaFreeHost)"
                                                        : ")"));
+    add(profile.pipeline_alloc_workers_fill_gb_per_s, "in those runs, the workers' filling samples");
+    add(profile.pipeline_alloc_workers_collate_gb_per_s, "and their collating them into a batch");
     if (measured.empty()) return "";
     std::string text = "In short runs of the pipeline on " + device + " with the real host, " +
                        format_fixed(quick ? kQuickSeconds : kSeconds, 1) +

@@ -22,16 +22,13 @@ enum class PipelineCost {
     HostRegister,
     // cudaHostAlloc of a batch's page-locked block (pin_mode alloc).
     HostAlloc,
-    // The same with loader workers running (pin_mode alloc, kAllocWorkers of them; the pin thread
+    // The same with loader workers running (pin_mode alloc, kAllocRunWorkers of them; the pin thread
     // makes the call). In validate's cells on three H100 VMs (2026-11-27), with one to eight
     // workers, a 3 to 10 MB batch's took 1.2 to 2.9 times HostAlloc's figure at its size and a 14
     // to 56 MB batch's 0.65 to 1.0 times, where the model's spans, from the probe's under-load
     // factor, were 0.54 to 1.48 times whatever the size.
     HostAllocWithWorkers,
 };
-
-// How many loader workers run while HostAllocWithWorkers is timed.
-inline constexpr int kAllocWorkers = 4;
 
 // The pipeline on `device` (a CUDA device, or the emulated one in tests) with the real host,
 // batches of each of `sizes` (multiples of 16 KiB), `seconds` per size. HostRegister and HostAlloc
@@ -65,8 +62,9 @@ std::optional<double> median_cost_us(const std::vector<Span>& spans, PipelineCos
 // Calibrate's step: each cost on `device` at its sizes, 1.5 s a size (quick: 2 and 32 MiB, 0.6 s),
 // into the profile's pipeline_free_us, pipeline_host_register_us, pipeline_host_alloc_us and
 // pipeline_host_alloc_workers_us (using its driver_lock, which calibrate measured before), and the
-// pool run's workers' filling and collating into pipeline_worker_fill_gb_per_s and
-// pipeline_worker_collate_gb_per_s.
+// pool run's and the alloc run's workers' filling and collating into pipeline_worker_fill_gb_per_s,
+// pipeline_worker_collate_gb_per_s, pipeline_alloc_workers_fill_gb_per_s and
+// pipeline_alloc_workers_collate_gb_per_s.
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile);
 
 // What that step measured, as a sentence or two of the profile's source; empty where it did not run.

@@ -141,6 +141,8 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         c.optional_curve(&P::pipeline_worker_fill_gb_per_s);
     out.pipeline_worker_collate_gb_per_s =
         c.optional_curve(&P::pipeline_worker_collate_gb_per_s);
+    out.pipeline_alloc_workers_fill_gb_per_s = c.optional_curve(&P::pipeline_alloc_workers_fill_gb_per_s);
+    out.pipeline_alloc_workers_collate_gb_per_s = c.optional_curve(&P::pipeline_alloc_workers_collate_gb_per_s);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },

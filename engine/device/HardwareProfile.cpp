@@ -459,6 +459,11 @@ HardwareProfile profile_from_json(const json& json_profile) {
         profile.pipeline_worker_fill_gb_per_s = host.own_curve("pipeline_worker_fill_gb_per_s", kBandwidth);
     if (host.has("pipeline_worker_collate_gb_per_s"))
         profile.pipeline_worker_collate_gb_per_s = host.own_curve("pipeline_worker_collate_gb_per_s", kBandwidth);
+    if (host.has("pipeline_alloc_workers_fill_gb_per_s"))
+        profile.pipeline_alloc_workers_fill_gb_per_s = host.own_curve("pipeline_alloc_workers_fill_gb_per_s", kBandwidth);
+    if (host.has("pipeline_alloc_workers_collate_gb_per_s"))
+        profile.pipeline_alloc_workers_collate_gb_per_s =
+            host.own_curve("pipeline_alloc_workers_collate_gb_per_s", kBandwidth);
     if (host.has("under_load")) {
         const Reader load = host.object("under_load");
         HostLoadCurve& curve = profile.under_load;
@@ -575,6 +580,11 @@ json to_json(const HardwareProfile& profile) {
         written["host"]["pipeline_worker_fill_gb_per_s"] = own_curve_json(profile.pipeline_worker_fill_gb_per_s);
     if (!profile.pipeline_worker_collate_gb_per_s.empty())
         written["host"]["pipeline_worker_collate_gb_per_s"] = own_curve_json(profile.pipeline_worker_collate_gb_per_s);
+    if (!profile.pipeline_alloc_workers_fill_gb_per_s.empty())
+        written["host"]["pipeline_alloc_workers_fill_gb_per_s"] = own_curve_json(profile.pipeline_alloc_workers_fill_gb_per_s);
+    if (!profile.pipeline_alloc_workers_collate_gb_per_s.empty())
+        written["host"]["pipeline_alloc_workers_collate_gb_per_s"] =
+            own_curve_json(profile.pipeline_alloc_workers_collate_gb_per_s);
     if (!profile.under_load.empty()) {
         const HostLoadCurve& curve = profile.under_load;
         written["host"]["under_load"] = json{{"others", curve.others},

@@ -16,6 +16,10 @@ namespace pinscope {
 // The batch calibration measures with (one of the sizes the page-locking costs are measured at,
 // too): 64 x 3x224x224 float32. The host's rates under load are measured at this size.
 inline constexpr std::size_t kCalibrationBatchBytes = 38535168;
+// How many loader workers run in calibrate's pipeline runs with workers: the pool run of
+// pipeline_free_us and the alloc run of pipeline_host_alloc_workers_us.
+inline constexpr int kPoolRunWorkers = 2;
+inline constexpr int kAllocRunWorkers = 4;
 
 // A quantity that depends on a size in bytes: measured points, interpolated on a log size axis
 // and held flat beyond the ends (or proportional to size, for costs).
@@ -292,15 +296,26 @@ struct HardwareProfile {
     // consumer's with no workers, with one or two workers as with eight. Optional in the JSON
     // ("host.pipeline_worker_fill_gb_per_s"; calibrated before a8d5883, 2026-11-28: absent).
     SizeCurve pipeline_worker_fill_gb_per_s;
-    // The same runs' workers collating their batches (new pages), in GB/s by batch size: recorded,
-    // not modelled. A worker collates at first_touch_gb_per_s, by size and under load, as the
-    // consumer does. Scaling that by this rate's ratio to the profile's counted the load twice (the
-    // pool run's two workers are in the rate, and the load factor came on top): on an H200 (AS,
-    // 2026-11-28) a worker's collate took a median 1.25 to 1.33 times the GPU's with three to eight
-    // workers (six: 1.06), and three runs of 40 cells came to 66 within 10 % with it, 80 without
-    // (docs/benchmarks.md, seventeenth round). Optional in the JSON
+    // The same runs' workers collating their batches (new pages), in GB/s by batch size. In a run
+    // with workers the model collates at this rate as it is: the pool run's load is in it, and the
+    // profile's factor under load does not come on top (it did until 2026-11-28 afternoon, and on an
+    // H200, AS, a worker's collate took 1.25 to 1.33 times the GPU's with three to eight workers; on
+    // AV, 2026-11-28 evening, without it, the profile's rate by size and under load put 5 of 23
+    // workers' collates within 10 % of the GPU's and this rate 20: docs/benchmarks.md, seventeenth
+    // and nineteenth rounds). Optional in the JSON
     // ("host.pipeline_worker_collate_gb_per_s"; calibrated before 11b75af, 2026-11-28: absent).
     SizeCurve pipeline_worker_collate_gb_per_s;
+    // The workers' filling and collating in the runs of pipeline_host_alloc_workers_us
+    // (kAllocRunWorkers of them), in GB/s by batch size: recorded, not modelled. In validate's cells
+    // on fourteen VMs (H100 and H200, 2026-11-27 and 28) a worker filled at a median 0.91 of the idle
+    // rate with two workers and 0.87 with four; the one VM with this run (AV) filled at 1.04 times
+    // the pool run's rate with four, and its own cells filled at a median 1.03 of the idle rate
+    // with one worker, 0.93 with two and 0.97 with seven (4 to 9 cells each): a fall by worker
+    // count is not modelled until more VMs say how it goes. Optional in the JSON
+    // ("host.pipeline_alloc_workers_fill_gb_per_s", "host.pipeline_alloc_workers_collate_gb_per_s";
+    // calibrated before 2026-11-28 evening: absent).
+    SizeCurve pipeline_alloc_workers_fill_gb_per_s;
+    SizeCurve pipeline_alloc_workers_collate_gb_per_s;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
 

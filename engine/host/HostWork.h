@@ -64,7 +64,8 @@ public:
 // (its WorkTimes end at the stop) and later work takes no time.
 // `lag`: where modelled work counts the time this machine fell behind the model (may be null).
 // `loader_workers`: the run's; with some, modelled loads fill samples as the profile's workers did
-// in calibrate's pool run, where it has that (pipeline_worker_fill_gb_per_s).
+// in calibrate's pool run and collate batches at that run's workers' rate, where it has that
+// (pipeline_worker_fill_gb_per_s, pipeline_worker_collate_gb_per_s).
 std::unique_ptr<HostWork> make_host_work(HostMode mode, const HardwareProfile& profile,
                                          std::shared_ptr<ModeledMemoryBus> bus = nullptr, std::stop_token stop = {},
                                          std::shared_ptr<ModelLag> lag = nullptr, int loader_workers = 0);

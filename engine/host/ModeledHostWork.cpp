@@ -113,6 +113,7 @@ public:
           bus_(std::move(bus)) {
         if (loader_workers == 0) return;
         worker_fill_ = worker_factors(profile.pipeline_worker_fill_gb_per_s, fill_bytes_per_s_ / 1e9);
+        worker_collate_ = profile.pipeline_worker_collate_gb_per_s;
     }
 
     // A sample is written once (at the profile's fill rate, a worker's as calibrate's pool run had
@@ -143,8 +144,12 @@ public:
                                              : kind == HostCopy::CollateAllocated ? by_size_.collate
                                                                                   : by_size_.pin;
         const double at_size = by_size_.at(factors, static_cast<double>(bytes));
+        // A worker collates at the pool run's workers' rate, which holds that run's load on memory.
+        const bool as_worker = kind == HostCopy::CollateNewPages && !worker_collate_.empty();
         const double rate = use.rate_sharing_memory(
-            (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor(), ModeledMemoryBus::Stream::Copy);
+            as_worker ? worker_collate_.at(static_cast<double>(bytes)) * 1e9
+                      : (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor(),
+            ModeledMemoryBus::Stream::Copy);
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
@@ -178,7 +183,8 @@ private:
     bool new_pages_free_slows_;  // by the under-load factor: not when measured with the workers running
     double cross_node_memcpy_factor_;
     HostSizeFactors by_size_;
-    SizeCurve worker_fill_;  // worker_factors of the pool run's filling, in a run with workers
+    SizeCurve worker_fill_;     // worker_factors of the pool run's filling, in a run with workers
+    SizeCurve worker_collate_;  // the pool run's collating, in a run with workers
     std::shared_ptr<ModeledMemoryBus> bus_;
 };
 

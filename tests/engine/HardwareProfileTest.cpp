@@ -317,7 +317,9 @@ TEST(HardwareProfile, ThePipelinesFreeAndPageLockingCostsRoundTripAndAreOptional
         {"pipeline_host_alloc_us", &HardwareProfile::pipeline_host_alloc_us},
         {"pipeline_host_alloc_workers_us", &HardwareProfile::pipeline_host_alloc_workers_us},
         {"pipeline_worker_fill_gb_per_s", &HardwareProfile::pipeline_worker_fill_gb_per_s},
-        {"pipeline_worker_collate_gb_per_s", &HardwareProfile::pipeline_worker_collate_gb_per_s}};
+        {"pipeline_worker_collate_gb_per_s", &HardwareProfile::pipeline_worker_collate_gb_per_s},
+        {"pipeline_alloc_workers_fill_gb_per_s", &HardwareProfile::pipeline_alloc_workers_fill_gb_per_s},
+        {"pipeline_alloc_workers_collate_gb_per_s", &HardwareProfile::pipeline_alloc_workers_collate_gb_per_s}};
     for (const auto& [key, member] : costs) {
         json original = builtin_json(kDefaultProfile);
         EXPECT_TRUE((profile_from_json(original).*member).empty()) << key;

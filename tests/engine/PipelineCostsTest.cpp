@@ -135,6 +135,8 @@ TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
     }
     EXPECT_EQ(profile.pipeline_worker_fill_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
     EXPECT_EQ(profile.pipeline_worker_collate_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
+    EXPECT_EQ(profile.pipeline_alloc_workers_fill_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
+    EXPECT_EQ(profile.pipeline_alloc_workers_collate_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
     const std::string text = pipeline_costs_text(profile, "emulated", true);
     EXPECT_NE(text.find("in the same runs, the workers' filling samples, at 2 MiB and 32 MiB; and their collating them "
                         "into a batch, at 2 MiB and 32 MiB"),
@@ -147,6 +149,10 @@ TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
         << text;
     EXPECT_NE(text.find("cudaHostAlloc (pin_mode alloc, no workers), at 2 MiB and 32 MiB"), std::string::npos) << text;
     EXPECT_NE(text.find("the same with 4 workers (on the pin thread"), std::string::npos) << text;
+    EXPECT_NE(text.find("in those runs, the workers' filling samples, at 2 MiB and 32 MiB; and their collating them "
+                        "into a batch, at 2 MiB and 32 MiB"),
+              std::string::npos)
+        << text;
     profile.pipeline_host_alloc_us = {};  // a machine whose pinned budget left every size out
     profile.pipeline_host_alloc_workers_us = {};
     EXPECT_EQ(pipeline_costs_text(profile, "emulated", true).find("cudaHostAlloc"), std::string::npos);

@@ -97,7 +97,9 @@ TEST(ProfileCombination, ThePipelinesCostsAreTheMediansOfTheProfilesThatMeasured
                                                &HardwareProfile::pipeline_host_alloc_us,
                                                &HardwareProfile::pipeline_host_alloc_workers_us,
                                                &HardwareProfile::pipeline_worker_fill_gb_per_s,
-                                               &HardwareProfile::pipeline_worker_collate_gb_per_s}) {
+                                               &HardwareProfile::pipeline_worker_collate_gb_per_s,
+                                               &HardwareProfile::pipeline_alloc_workers_fill_gb_per_s,
+                                               &HardwareProfile::pipeline_alloc_workers_collate_gb_per_s}) {
         std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
                                         {"c.json", machine(1.0, 1.0)}};
         three[0].profile.*member = SizeCurve{{2 << 20, 128 << 20}, {100, 8000}};
