@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/clock/RunClock.h"
 
+#include "engine/clock/SteadyClock.h"
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -14,10 +16,6 @@ constexpr TimeNs kPaceSlack = 20'000'000;
 
 thread_local RunClock* t_clock = nullptr;
 thread_local std::optional<RunClock::Ticket> t_ticket;
-
-std::chrono::steady_clock::time_point steady_time(TimeNs ns) {
-    return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(ns));
-}
 
 }  // namespace
 

@@ -14,10 +14,6 @@
 namespace pinscope {
 namespace {
 
-std::chrono::steady_clock::time_point steady_time(TimeNs ns) {
-    return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(ns));
-}
-
 // Sleeps until `until` or a stop, whichever comes first.
 void sleep_or_stop(TimeNs until, const std::stop_token& stop) {
     if (!stop.stop_possible()) {

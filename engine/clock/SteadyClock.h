@@ -2,6 +2,7 @@
 #pragma once
 // The one clock of the engine: nanoseconds on std::chrono::steady_clock, and precise sleeps; on
 // a thread of a run that keeps modelled time, that run's clock (engine/clock/RunClock.h).
+#include <chrono>
 #include <stop_token>
 
 #include "engine/clock/TimeNs.h"
@@ -9,6 +10,10 @@
 namespace pinscope {
 
 TimeNs now_ns();
+// The steady clock's time point at `ns`, for waits on the standard library's clocks.
+inline std::chrono::steady_clock::time_point steady_time(TimeNs ns) {
+    return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(ns));
+}
 // A modelled duration in (fractional) nanoseconds as whole ones, held within [0, about 115 days]
 // so that a huge or NaN figure from a profile can neither overflow the conversion (undefined
 // behaviour) nor a deadline computed from it.

@@ -37,11 +37,6 @@ static_assert(config_field(kBindingFields[1].member).key == kBindingFields[1].na
 static_assert(config_field(kBindingFields[2].member).key == kBindingFields[2].name);
 
 template <typename T>
-constexpr bool kIsOptional = false;
-template <typename T>
-constexpr bool kIsOptional<std::optional<T>> = true;
-
-template <typename T>
 std::string value_text(const ConfigField& field, const LoaderConfig& config, const T& value) {
     if constexpr (kIsOptional<T>) {
         if (value) return value_text(field, config, *value);

@@ -46,6 +46,12 @@ using FieldMember = std::variant<std::uint32_t LoaderConfig::*, std::optional<st
                                  std::optional<HostMode> LoaderConfig::*, MemoryPlacement LoaderConfig::*,
                                  CpuBinding LoaderConfig::*>;
 
+// Whether a member type is optional (a field that may be unset).
+template <typename T>
+inline constexpr bool kIsOptional = false;
+template <typename T>
+inline constexpr bool kIsOptional<std::optional<T>> = true;
+
 struct ConfigField {
     std::string_view key;         // the JSON key, named as the LoaderConfig member: "num_workers"
     std::string_view flag;        // pinscope-cli's flag: "--workers"

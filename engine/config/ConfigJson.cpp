@@ -98,11 +98,6 @@ std::vector<std::uint32_t> read_shape(const std::string& key, const json& value)
     return shape;
 }
 
-template <typename T>
-constexpr bool kIsOptional = false;
-template <typename T>
-constexpr bool kIsOptional<std::optional<T>> = true;
-
 // A value of the field's member type T; null unsets an optional field.
 template <typename T>
 T read_value(const ConfigField& field, const std::string& key, const json& value) {

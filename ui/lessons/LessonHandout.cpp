@@ -10,12 +10,11 @@
 
 #include <stdexcept>
 
+#include "ui/lessons/LessonHtml.h"
 #include "ui/style/AppStyle.h"
 
 namespace pinscope::ui {
 namespace {
-
-QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
 
 constexpr int kDpi = 150;
 
@@ -36,21 +35,21 @@ qreal draw_text(QPainter& painter, const QString& text, qreal top, qreal width) 
 QString step_html(const LessonSession& session, std::size_t index) {
     const LessonStep& step = session.lesson().steps[index];
     const StepReveal reveal = session.reveal_of(index);
-    QString text = QStringLiteral("<h2>Step %1 of %2: %3</h2>").arg(index + 1).arg(session.lesson().steps.size()).arg(html(step.title));
+    QString text = QStringLiteral("<h2>Step %1 of %2: %3</h2>").arg(index + 1).arg(session.lesson().steps.size()).arg(lesson_html(step.title));
     if (!step.changes.empty()) {
         QString changes;
-        for (const std::string& c : step.changes) changes += (changes.isEmpty() ? QString() : QStringLiteral(", ")) + html(c);
+        for (const std::string& c : step.changes) changes += (changes.isEmpty() ? QString() : QStringLiteral(", ")) + lesson_html(c);
         text += QStringLiteral("<p style='color:#1F5FAF'>Changes: %1</p>").arg(changes);
     }
-    text += QStringLiteral("<p><b>%1</b></p><ol>").arg(html(step.question));
-    for (std::size_t i = 0; i < step.choices.size(); ++i) text += QStringLiteral("<li>%1</li>").arg(html(step.choices[i]));
-    text += QStringLiteral("</ol><p><b>Answer: %1</b></p>").arg(html(reveal.right_choice));
+    text += QStringLiteral("<p><b>%1</b></p><ol>").arg(lesson_html(step.question));
+    for (std::size_t i = 0; i < step.choices.size(); ++i) text += QStringLiteral("<li>%1</li>").arg(lesson_html(step.choices[i]));
+    text += QStringLiteral("</ol><p><b>Answer: %1</b></p>").arg(lesson_html(reveal.right_choice));
     if (!reveal.ran) return text + QStringLiteral("<p><i>Not run.</i></p>");
-    text += QStringLiteral("<p>%1</p><p><b>Checked on this run:</b><br>").arg(html(reveal.answer));
+    text += QStringLiteral("<p>%1</p><p><b>Checked on this run:</b><br>").arg(lesson_html(reveal.answer));
     for (const ClaimOutcome& o : reveal.outcomes)
-        text += QStringLiteral("%1 %2: %3<br>").arg(o.holds ? QStringLiteral("[holds]") : QStringLiteral("[NOT SHOWN]"), html(o.statement), html(o.measured));
+        text += QStringLiteral("%1 %2: %3<br>").arg(o.holds ? QStringLiteral("[holds]") : QStringLiteral("[NOT SHOWN]"), lesson_html(o.statement), lesson_html(o.measured));
     text += QStringLiteral("</p>");
-    if (!reveal.absent.empty()) text += QStringLiteral("<p style='background:#FFF4D6'>%1</p>").arg(html(reveal.absent));
+    if (!reveal.absent.empty()) text += QStringLiteral("<p style='background:#FFF4D6'>%1</p>").arg(lesson_html(reveal.absent));
     return text;
 }
 
@@ -72,7 +71,7 @@ void write_handout(const QString& path, const LessonSession& session, const std:
         // The text is laid out for 10 pt at the writer's resolution.
         const qreal top = draw_text(painter,
                                     QStringLiteral("<h1>%1</h1><p>%2</p><p style='color:#5A626C'>Lesson %3, %4 steps, run on %5.</p>")
-                                        .arg(html(session.lesson().title), html(session.lesson().learn), html(session.lesson().name))
+                                        .arg(lesson_html(session.lesson().title), lesson_html(session.lesson().learn), lesson_html(session.lesson().name))
                                         .arg(session.lesson().steps.size())
                                         .arg(device.toHtmlEscaped()),
                                     0, width);

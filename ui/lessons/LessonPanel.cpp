@@ -8,12 +8,11 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "ui/lessons/LessonHtml.h"
 #include "ui/style/AppStyle.h"
 
 namespace pinscope::ui {
 namespace {
-
-QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
 
 QLabel* wrapped(QLabel* label) {
     label->setWordWrap(true);
@@ -107,8 +106,8 @@ LessonPanel::LessonPanel(QWidget* parent)
 
 void LessonPanel::open(Lesson lesson) {
     session_ = std::make_unique<LessonSession>(std::move(lesson));
-    title_->setText(html(session_->lesson().title));
-    learn_->setText(html(session_->lesson().learn));
+    title_->setText(lesson_html(session_->lesson().title));
+    learn_->setText(lesson_html(session_->lesson().learn));
     show_step();
 }
 
@@ -183,18 +182,18 @@ void LessonPanel::show_step() {
     run_->setEnabled(!running);
     ask_->setEnabled(!running);
     reveal_->setEnabled(!running && s.phase() != LessonSession::Phase::Revealed);
-    step_->setText(QStringLiteral("Step %1 of %2: %3").arg(s.step() + 1).arg(s.lesson().steps.size()).arg(html(step.title)));
+    step_->setText(QStringLiteral("Step %1 of %2: %3").arg(s.step() + 1).arg(s.lesson().steps.size()).arg(lesson_html(step.title)));
     QString changes;
-    for (const std::string& change : step.changes) changes += (changes.isEmpty() ? QString() : QStringLiteral(", ")) + html(change);
+    for (const std::string& change : step.changes) changes += (changes.isEmpty() ? QString() : QStringLiteral(", ")) + lesson_html(change);
     changes_->setText(changes.isEmpty() ? QString() : QStringLiteral("Changes: ") + changes);
     changes_->setVisible(!changes.isEmpty());
 
     const bool revealed = s.phase() == LessonSession::Phase::Revealed;
-    QString question = QStringLiteral("<p><b>%1</b></p><ol>").arg(html(step.question));
+    QString question = QStringLiteral("<p><b>%1</b></p><ol>").arg(lesson_html(step.question));
     for (std::size_t i = 0; i < step.choices.size(); ++i) {
         const bool right = revealed && i == step.answer;
-        question += right ? QStringLiteral("<li><b style='color:#007A55'>%1 ✔</b></li>").arg(html(step.choices[i]))
-                          : QStringLiteral("<li>%1</li>").arg(html(step.choices[i]));
+        question += right ? QStringLiteral("<li><b style='color:#007A55'>%1 ✔</b></li>").arg(lesson_html(step.choices[i]))
+                          : QStringLiteral("<li>%1</li>").arg(lesson_html(step.choices[i]));
     }
     question += QStringLiteral("</ol>");
     question_->setText(question);
@@ -215,17 +214,17 @@ void LessonPanel::show_step() {
 
 QString LessonPanel::reveal_html() const {
     const StepReveal r = session_->reveal_of(session_->step());
-    QString text = QStringLiteral("<p><b>Answer: %1</b></p>").arg(html(r.right_choice));
+    QString text = QStringLiteral("<p><b>Answer: %1</b></p>").arg(lesson_html(r.right_choice));
     if (!r.ran) return text + QStringLiteral("<p><i>This step has not run yet: Run step fills in its numbers.</i></p>");
-    text += QStringLiteral("<p>%1</p>").arg(html(r.answer));
+    text += QStringLiteral("<p>%1</p>").arg(lesson_html(r.answer));
     text += QStringLiteral("<p><b>Checked on this run:</b><br>");
     for (const ClaimOutcome& o : r.outcomes)
         text += QStringLiteral("%1 %2: %3<br>")
                     .arg(o.holds ? QStringLiteral("<b style='color:#007A55'>✔ holds</b>") : QStringLiteral("<b style='color:#C0392B'>✘ not shown</b>"),
-                         html(o.statement), html(o.measured));
+                         lesson_html(o.statement), lesson_html(o.measured));
     text += QStringLiteral("</p>");
     if (!r.absent.empty())
-        text += QStringLiteral("<p style='background:#FFF4D6'>%1</p>").arg(html(r.absent));
+        text += QStringLiteral("<p style='background:#FFF4D6'>%1</p>").arg(lesson_html(r.absent));
     return text;
 }
 

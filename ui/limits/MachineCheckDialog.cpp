@@ -26,7 +26,7 @@ QString verdict_cell(Verdict verdict) {
 }
 
 // The lines are the engine's sentences, with what the machine's files say inside (a driver's version).
-QString html(const std::string& text) { return QString::fromStdString(printable(text, 2000)).toHtmlEscaped(); }
+QString printable_html(const std::string& text) { return QString::fromStdString(printable(text, 2000)).toHtmlEscaped(); }
 
 }  // namespace
 
@@ -59,7 +59,7 @@ void MachineCheckDialog::check() {
     lines_ = check_machine(config_, root_, cuda_);
     QString rows;
     for (const CheckLine& line : lines_)
-        rows += QStringLiteral("<tr>%1<td><b>%2</b></td><td>%3</td></tr>").arg(verdict_cell(line.verdict), html(line.name), html(line.text));
+        rows += QStringLiteral("<tr>%1<td><b>%2</b></td><td>%3</td></tr>").arg(verdict_cell(line.verdict), printable_html(line.name), printable_html(line.text));
     table_->setHtml(QStringLiteral("<table cellpadding=4 cellspacing=0 border=0 width='100%'>"
                                    "<tr><th align=left>verdict</th><th align=left>check</th><th align=left>found, and what it "
                                    "means for pinning</th></tr>%1</table>")
