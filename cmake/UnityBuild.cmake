@@ -5,7 +5,7 @@
 # code is then generated and instrumented once a batch instead of once a file. Off elsewhere, so
 # that editing one file rebuilds one file. Names at namespace scope must differ between the files
 # of such a target.
-option(PINSCOPE_UNITY_BUILD "Compile the engine, the UI library, the CLI and their tests eight sources to a file" OFF)
+option(PINSCOPE_UNITY_BUILD "Compile the engine, the UI library, the CLI and the tests eight sources to a file" OFF)
 function(pinscope_unity target)
   if(PINSCOPE_UNITY_BUILD)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)

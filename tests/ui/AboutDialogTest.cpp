@@ -16,6 +16,7 @@
 #include <qcustomplot.h>
 
 #include "engine/BuildConfig.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/about/AboutDialog.h"
 #include "ui/style/AppIcon.h"
@@ -110,5 +111,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(AboutDialogTest)
+PINSCOPE_UI_SUITE(AboutDialogTest)
 #include "AboutDialogTest.moc"

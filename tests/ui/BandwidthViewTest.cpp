@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/bandwidth/BandwidthPlot.h"
 #include "ui/bandwidth/BandwidthView.h"
@@ -137,5 +138,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(BandwidthViewTest)
+PINSCOPE_UI_SUITE(BandwidthViewTest)
 #include "BandwidthViewTest.moc"

@@ -17,6 +17,7 @@
 #include "engine/record/RunReference.h"
 #include "engine/runner/Runner.h"
 #include "tests/support/TempDir.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/compare/CompareDialog.h"
 #include "ui/compare/ComparedSeriesPlot.h"
@@ -230,5 +231,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ComparisonViewTest)
+PINSCOPE_UI_SUITE(ComparisonViewTest)
 #include "ComparisonViewTest.moc"

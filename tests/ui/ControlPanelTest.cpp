@@ -22,6 +22,7 @@
 #include "engine/config/ConfigValidation.h"
 #include "engine/device/HardwareProfile.h"
 #include "engine/device/ProfileTrust.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
@@ -359,5 +360,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ControlPanelTest)
+PINSCOPE_UI_SUITE(ControlPanelTest)
 #include "ControlPanelTest.moc"

@@ -22,6 +22,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/export/ExportActions.h"
 #include "ui/export/ImageExport.h"
@@ -258,5 +259,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ExportTest)
+PINSCOPE_UI_SUITE(ExportTest)
 #include "ExportTest.moc"

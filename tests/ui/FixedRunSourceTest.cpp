@@ -8,6 +8,7 @@
 
 #include "engine/runner/RunSource.h"
 #include "tests/support/TempDir.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/export/ExportActions.h"
 #include "ui/model/SpanStore.h"
@@ -118,5 +119,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FixedRunSourceTest)
+PINSCOPE_UI_SUITE(FixedRunSourceTest)
 #include "FixedRunSourceTest.moc"

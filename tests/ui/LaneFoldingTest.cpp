@@ -4,6 +4,7 @@
 // same when the view pans, and the same for the spans the bounded store has let go.
 #include <QTest>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/model/LaneFolding.h"
 #include "ui/model/LaneVisibility.h"
@@ -178,5 +179,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(LaneFoldingTest)
+PINSCOPE_UI_SUITE(LaneFoldingTest)
 #include "LaneFoldingTest.moc"

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "engine/record/RecordingReader.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/model/SpanStore.h"
@@ -197,5 +198,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LessonPanelTest)
+PINSCOPE_UI_SUITE(LessonPanelTest)
 #include "LessonPanelTest.moc"

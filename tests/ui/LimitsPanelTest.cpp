@@ -21,6 +21,7 @@
 #include "engine/config/ConfigJson.h"
 #include "engine/doctor/MachineCheck.h"
 #include "engine/text/Units.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/DeviceChoices.h"
@@ -432,5 +433,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LimitsPanelTest)
+PINSCOPE_UI_SUITE(LimitsPanelTest)
 #include "LimitsPanelTest.moc"

@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/plots/LiveTimeAxis.h"
 
@@ -75,5 +76,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LiveTimeAxisTest)
+PINSCOPE_UI_SUITE(LiveTimeAxisTest)
 #include "LiveTimeAxisTest.moc"

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "engine/topology/MachineTopology.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/NumaControls.h"
@@ -292,5 +293,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MainWindowTest)
+PINSCOPE_UI_SUITE(MainWindowTest)
 #include "MainWindowTest.moc"

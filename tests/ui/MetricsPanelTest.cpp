@@ -3,6 +3,7 @@
 // consumer's wait and host held beside it, and the utilisation plot's lines.
 #include <QTest>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/plots/UtilisationPlot.h"
 #include "ui/window/MetricsPanel.h"
@@ -85,5 +86,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MetricsPanelTest)
+PINSCOPE_UI_SUITE(MetricsPanelTest)
 #include "MetricsPanelTest.moc"

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include "tests/ui/NumaFixtures.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/controls/NumaControls.h"
@@ -196,5 +197,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NumaControlsTest)
+PINSCOPE_UI_SUITE(NumaControlsTest)
 #include "NumaControlsTest.moc"

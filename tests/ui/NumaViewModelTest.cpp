@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "tests/ui/NumaFixtures.h"
+#include "tests/ui/UiSuite.h"
 #include "ui/model/SpanStore.h"
 #include "ui/numa/NumaText.h"
 #include "ui/numa/NumaViewModel.h"
@@ -193,5 +194,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NumaViewModelTest)
+PINSCOPE_UI_SUITE(NumaViewModelTest)
 #include "NumaViewModelTest.moc"

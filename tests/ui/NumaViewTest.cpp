@@ -13,6 +13,7 @@
 #include <QToolTip>
 
 #include "tests/ui/NumaFixtures.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/export/ImageExport.h"
 #include "ui/model/SpanStore.h"
@@ -325,5 +326,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NumaViewTest)
+PINSCOPE_UI_SUITE(NumaViewTest)
 #include "NumaViewTest.moc"

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/model/SpanStore.h"
 #include "ui/plots/FootprintPlot.h"
@@ -158,5 +159,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PlotLabelsTest)
+PINSCOPE_UI_SUITE(PlotLabelsTest)
 #include "PlotLabelsTest.moc"

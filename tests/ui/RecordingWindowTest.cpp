@@ -11,6 +11,7 @@
 #include "engine/record/RecordingWriter.h"
 #include "engine/runner/Runner.h"
 #include "tests/support/TempDir.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/controls/ControlPanel.h"
 #include "ui/model/SpanStore.h"
@@ -118,5 +119,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(RecordingWindowTest)
+PINSCOPE_UI_SUITE(RecordingWindowTest)
 #include "RecordingWindowTest.moc"

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/export/ImageExport.h"
 #include "ui/timeline/TimelinePlot.h"
@@ -84,5 +85,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ScreenshotTest)
+PINSCOPE_UI_SUITE(ScreenshotTest)
 #include "ScreenshotTest.moc"

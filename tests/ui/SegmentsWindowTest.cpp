@@ -9,6 +9,7 @@
 
 #include "engine/record/RecordingReader.h"
 #include "tests/support/TempDir.h"
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/record/RunKeeper.h"
 #include "ui/segments/SegmentList.h"
@@ -179,5 +180,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SegmentsWindowTest)
+PINSCOPE_UI_SUITE(SegmentsWindowTest)
 #include "SegmentsWindowTest.moc"

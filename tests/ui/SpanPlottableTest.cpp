@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/model/SpanStore.h"
 #include "ui/plots/ByteFormat.h"
@@ -173,5 +174,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SpanPlottableTest)
+PINSCOPE_UI_SUITE(SpanPlottableTest)
 #include "SpanPlottableTest.moc"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "tests/ui/UiSuite.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/model/SpanStore.h"
 
@@ -107,5 +108,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(SpanStoreTest)
+PINSCOPE_UI_SUITE(SpanStoreTest)
 #include "SpanStoreTest.moc"
