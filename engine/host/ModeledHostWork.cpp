@@ -140,16 +140,13 @@ public:
         auto use = bus_->use(fresh                                ? ModeledMemoryBus::Traffic::FirstTouch
                                    : kind == HostCopy::PinFromMemory ? ModeledMemoryBus::Traffic::PinFromMemory
                                                                       : ModeledMemoryBus::Traffic::Fill);
-        const std::vector<double>& factors = kind == HostCopy::CollateNewPages    ? by_size_.collate_new_pages
-                                             : kind == HostCopy::CollateAllocated ? by_size_.collate
-                                                                                  : by_size_.pin;
-        const double at_size = by_size_.at(factors, static_cast<double>(bytes));
+        const double size = static_cast<double>(bytes);
         // A worker collates at the pool run's workers' rate, which holds that run's load on memory.
         const bool as_worker = kind == HostCopy::CollateNewPages && !worker_collate_.empty();
-        const double rate = use.rate_sharing_memory(
-            as_worker ? worker_collate_.at(static_cast<double>(bytes)) * 1e9
-                      : (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) * at_size * use.factor(),
-            ModeledMemoryBus::Stream::Copy);
+        const double alone = as_worker ? worker_collate_.at(size) * 1e9
+                                       : (fresh ? fresh_bytes_per_s_ : pinned_bytes_per_s_) *
+                                             by_size_.at(size_factors(kind), size) * use.factor();
+        const double rate = use.rate_sharing_memory(alone, ModeledMemoryBus::Stream::Copy);
         const double slowdown = cross_node_slowdown(remote_fraction, cross_node_memcpy_factor_);
         return cores_.run_for(seconds_to_ns(static_cast<double>(bytes) / rate * slowdown), ready);
     }
@@ -174,6 +171,13 @@ public:
     bool touches_memory() const override { return false; }
 
 private:
+    // The calibrated rate's factor at each batch size for this kind of copy.
+    const std::vector<double>& size_factors(HostCopy kind) const {
+        return kind == HostCopy::CollateNewPages    ? by_size_.collate_new_pages
+               : kind == HostCopy::CollateAllocated ? by_size_.collate
+                                                    : by_size_.pin;
+    }
+
     ModeledCores cores_;
     double fill_bytes_per_s_;
     double pinned_bytes_per_s_;
