@@ -35,18 +35,27 @@ bool contiguous_from_zero(const std::vector<std::uint64_t>& batches) {
     return true;
 }
 
+// A configuration that runs for half a second of its own time.
+LoaderConfig half_a_second(LoaderConfig config) {
+    config.batches.reset();
+    config.seconds = 0.5;
+    return config;
+}
+
+// Starts the run and waits for its end; returns the wall-clock seconds that took.
+double wall_seconds_to_end(Runner& runner, const LoaderConfig& config) {
+    const TimeNs start = now_ns();
+    runner.start(config);
+    runner.wait();
+    return static_cast<double>(now_ns() - start) / 1e9;
+}
+
 // The emulated device keeps modelled time, paced to the wall clock (docs/architecture.md): a run by
 // seconds covers that much of its own time and no less of the wall clock's. How much more of the
 // wall clock it takes depends on this machine (many small batches are many turns of its threads).
 TEST(Runner, RunBySecondsRunsForItsLength) {
-    LoaderConfig config = small_config(2, true);
-    config.batches.reset();
-    config.seconds = 0.5;
     Runner runner;
-    const TimeNs start = now_ns();
-    runner.start(config);
-    runner.wait();
-    EXPECT_GE(static_cast<double>(now_ns() - start) / 1e9, 0.5);
+    EXPECT_GE(wall_seconds_to_end(runner, half_a_second(small_config(2, true))), 0.5);
     EXPECT_FALSE(runner.running());
     EXPECT_NEAR(runner.summary().metrics.wall_s, 0.5, 0.01);
     EXPECT_GT(runner.summary().metrics.batches, 10u);
@@ -56,17 +65,12 @@ TEST(Runner, RunBySecondsRunsForItsLength) {
 // seconds more, of its own time and of the wall clock's; the bound below leaves room for a loaded
 // machine, and the run has few batches, so few turns of its threads.
 TEST(Runner, RunBySecondsEndsOnTimeWhateverItsBatchesWouldStillTake) {
-    LoaderConfig config = small_config(2, true);
-    config.batches.reset();
-    config.seconds = 0.5;
+    LoaderConfig config = half_a_second(small_config(2, true));
     config.batch_size = 8;
     config.cpu_us_per_sample = 1e6;
     config.gpu_us_per_batch = 1e7;
     Runner runner;
-    const TimeNs start = now_ns();
-    runner.start(config);
-    runner.wait();
-    EXPECT_LT(static_cast<double>(now_ns() - start) / 1e9, 6.0);
+    EXPECT_LT(wall_seconds_to_end(runner, config), 6.0);
     EXPECT_FALSE(runner.running());
     EXPECT_NEAR(runner.summary().metrics.wall_s, 0.5, 0.01);
 }
