@@ -14,6 +14,7 @@ namespace pinscope::test {
 using UiSuiteFactory = std::function<std::unique_ptr<QObject>()>;
 
 // Called once per suite before main(); returns true so that a namespace-scope constant can hold it.
+// A second suite of the same name ends the program, saying so.
 bool register_ui_suite(const char* name, UiSuiteFactory make);
 
 }  // namespace pinscope::test

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -29,7 +30,12 @@ void list_suites(std::FILE* out) {
 }  // namespace
 
 bool register_ui_suite(const char* name, UiSuiteFactory make) {
-    return suites().emplace(name, std::move(make)).second;
+    if (!suites().emplace(name, std::move(make)).second) {
+        // CTest names a suite by its file: two classes of one name would run one of them twice.
+        std::fprintf(stderr, "pinscope_ui_tests: two suites are named %s\n", name);
+        std::abort();
+    }
+    return true;
 }
 
 }  // namespace pinscope::test
