@@ -9,7 +9,9 @@
 namespace pinscope {
 namespace {
 
-constexpr std::size_t kWorkChunk = 16 * 1024;  // bytes transformed between clock reads
+// Bytes transformed between clock reads: with 16 KiB a sample's work ended a mean 1.2 to 2.2 us
+// late on an H200 VM (0.9 here), 2 us more than asked for at cpu_us 1; with 1 KiB 0.2 to 0.4.
+constexpr std::size_t kWorkChunk = 1024;
 
 // The per-sample CPU work: passes over the sample's bytes, transforming them in place, until the
 // time is spent or the run stops. At least one chunk, so that the work really reads and writes the sample.

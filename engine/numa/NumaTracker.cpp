@@ -4,11 +4,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/clock/SteadyClock.h"
 #include "engine/numa/PageLocations.h"
 #include "engine/numa/ThreadPlacement.h"
 
 namespace pinscope {
 namespace {
+
+constexpr TimeNs kPageableReadInterval = 20'000'000;
 
 std::uint64_t share_of_bytes(std::uint64_t bytes, double share) {
     return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * std::clamp(share, 0.0, 1.0)));
@@ -16,9 +19,16 @@ std::uint64_t share_of_bytes(std::uint64_t bytes, double share) {
 
 }  // namespace
 
-NumaTracker::NumaTracker(std::shared_ptr<const NumaPlan> plan) : plan_(std::move(plan)) {}
+NumaTracker::NumaTracker(std::shared_ptr<const NumaPlan> plan, PageReader reader)
+    : read_pages_(reader ? std::move(reader)
+                         : PageReader([](const void* ptr, std::size_t bytes) { return sample_page_nodes(ptr, bytes); })),
+      plan_(std::move(plan)) {}
 
 void NumaTracker::set_plan(std::shared_ptr<const NumaPlan> plan, bool forget_blocks) {
+    {
+        std::lock_guard lock(pageable_mutex_);
+        pageable_reads_.clear();  // threads may stand elsewhere under the new plan
+    }
     std::lock_guard lock(mutex_);
     plan_ = std::move(plan);
     if (forget_blocks) {
@@ -40,13 +50,26 @@ double NumaTracker::share_off(const Shares& shares, int node) {
 }
 
 NumaTracker::Shares NumaTracker::read_shares(const void* ptr, std::size_t bytes, bool* settled) const {
-    const PageSample sample = sample_page_nodes(ptr, bytes);
+    if (const std::shared_ptr<const NumaPlan> plan = this->plan();
+        plan != nullptr && plan->topology != nullptr && plan->topology->nodes.size() == 1) {
+        if (settled != nullptr) *settled = true;
+        return {{plan->topology->nodes.front().os_index, 1.0}};  // nowhere else for a page to be
+    }
+    const PageSample sample = read_pages_(ptr, bytes);
     if (settled != nullptr) *settled = sample.unknown == 0 || !sample.error.empty();
     Shares shares;
     if (sample.sampled == 0) return shares;
     for (const NodePages& n : sample.nodes)
         shares.emplace_back(n.node, static_cast<double>(n.pages) / static_cast<double>(sample.sampled));
     return shares;
+}
+
+NumaTracker::Shares NumaTracker::pageable_shares(const void* ptr, std::size_t bytes, int writer_node) {
+    const TimeNs now = now_ns();
+    std::lock_guard lock(pageable_mutex_);
+    PageableRead& last = pageable_reads_[writer_node];
+    if (last.at == 0 || now - last.at >= kPageableReadInterval) last = {now, read_shares(ptr, bytes, nullptr)};
+    return last.shares;
 }
 
 NumaTracker::Shares NumaTracker::shares_of(const void* ptr, std::size_t bytes) const {
@@ -104,7 +127,7 @@ double NumaTracker::count_h2d(const HostSource& source, int written_on_node) {
         // Modelled work never touches a pageable batch: it is where its collating thread stands.
         remote = written_on_node >= 0 && written_on_node != plan->reference_node ? 1.0 : 0.0;
     } else {
-        remote = share_off(read_shares(source.ptr, source.bytes, nullptr), plan->reference_node);
+        remote = share_off(pageable_shares(source.ptr, source.bytes, written_on_node), plan->reference_node);
     }
     cross_node_h2d_bytes_ += share_of_bytes(source.bytes, remote);
     return remote;
@@ -123,7 +146,7 @@ void NumaTracker::count_host_copy(const void* dst, std::size_t bytes, bool pinne
     if (pinned)
         remote = share_off(shares_of(dst, bytes), current_host_cpu().node);
     else if (!plan->modelled && dst != nullptr)
-        remote = share_off(read_shares(dst, bytes, nullptr), current_host_cpu().node);
+        remote = share_off(pageable_shares(dst, bytes, current_host_cpu().node), current_host_cpu().node);
     cross_node_host_copy_bytes_ += share_of_bytes(bytes, remote);
 }
 

@@ -4,25 +4,33 @@
 // move_pages on this machine, from the plan on a loaded topology), the pinned bytes in use per
 // node, and how many bytes crossed nodes: host-to-device copies from pages on another node than
 // the GPU's, host copies (collate, pin) by a thread on another node than their destination.
-// Thread-safe; usage() is cheap enough for a UI's 30 Hz poll.
+// Thread-safe; usage() is cheap enough for a UI's 30 Hz poll. Pages are never read on a machine of
+// one node, and a pageable batch's at most once per 20 ms for each node whose threads write
+// batches: a read is a move_pages call, which took a median 12 to 20 us after each collate and
+// before each pageable copy on an H200 VM (2026-12-02), slowing the pipeline it measures.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
 
+#include "engine/clock/TimeNs.h"
 #include "engine/device/Device.h"
 #include "engine/memory/PinnedPool.h"
 #include "engine/numa/NumaPlan.h"
+#include "engine/numa/PageLocations.h"
 #include "engine/numa/NumaUsage.h"
 
 namespace pinscope {
 
 class NumaTracker final : public PinnedBlockObserver {
 public:
-    explicit NumaTracker(std::shared_ptr<const NumaPlan> plan);
+    // Where the sampled pages of [ptr, ptr + bytes) are; sample_page_nodes unless a test says.
+    using PageReader = std::function<PageSample(const void* ptr, std::size_t bytes)>;
+    explicit NumaTracker(std::shared_ptr<const NumaPlan> plan, PageReader reader = {});
 
     // A new configuration's plan. `forget_blocks` when the pool's cached blocks were freed (the
     // topology or membind changed); otherwise cached blocks keep their pages where they are.
@@ -55,14 +63,24 @@ private:
         int uses = 0;          // handed out and not yet retired
     };
     Shares read_shares(const void* ptr, std::size_t bytes, bool* settled) const;
+    // A pageable buffer written by a thread on `writer_node` (-1: unknown): read, or the last read
+    // of one from that node when it is recent.
+    Shares pageable_shares(const void* ptr, std::size_t bytes, int writer_node);
     Shares shares_of(const void* ptr, std::size_t bytes) const;  // a known block's, or read now
     static double share_off(const Shares& shares, int node);
     std::vector<std::pair<int, std::uint64_t>> in_use_locked() const;
 
+    PageReader read_pages_;
     mutable std::mutex mutex_;
     std::shared_ptr<const NumaPlan> plan_;
     std::map<const void*, BlockPages> blocks_;
     std::map<int, std::uint64_t> peak_;
+    struct PageableRead {
+        TimeNs at = 0;
+        Shares shares;
+    };
+    std::mutex pageable_mutex_;
+    std::map<int, PageableRead> pageable_reads_;  // by writer node
     std::atomic<std::uint64_t> h2d_bytes_{0};
     std::atomic<std::uint64_t> cross_node_h2d_bytes_{0};
     std::atomic<std::uint64_t> host_copy_bytes_{0};
