@@ -10,7 +10,8 @@ namespace pinscope {
 namespace {
 
 // Bytes transformed between clock reads: with 16 KiB a sample's work ended a mean 1.2 to 2.2 us
-// late on an H200 VM (0.9 here), 2 us more than asked for at cpu_us 1; with 1 KiB 0.2 to 0.4.
+// late on an H200 VM (0.9 on the 2-core development machine), three times what cpu_us 1 asks for;
+// with 1 KiB, 0.2 to 0.4 us.
 constexpr std::size_t kWorkChunk = 1024;
 
 // The per-sample CPU work: passes over the sample's bytes, transforming them in place, until the

@@ -51,7 +51,7 @@ double NumaTracker::share_off(const Shares& shares, int node) {
 
 NumaTracker::Shares NumaTracker::read_shares(const void* ptr, std::size_t bytes, bool* settled) const {
     if (const std::shared_ptr<const NumaPlan> plan = this->plan();
-        plan != nullptr && plan->topology != nullptr && plan->topology->nodes.size() == 1) {
+        plan != nullptr && plan->topology != nullptr && plan->topology->single_node() && !plan->topology->nodes.empty()) {
         if (settled != nullptr) *settled = true;
         return {{plan->topology->nodes.front().os_index, 1.0}};  // nowhere else for a page to be
     }
@@ -145,8 +145,10 @@ void NumaTracker::count_host_copy(const void* dst, std::size_t bytes, bool pinne
     double remote = 0;
     if (pinned)
         remote = share_off(shares_of(dst, bytes), current_host_cpu().node);
-    else if (!plan->modelled && dst != nullptr)
-        remote = share_off(pageable_shares(dst, bytes, current_host_cpu().node), current_host_cpu().node);
+    else if (!plan->modelled && dst != nullptr) {
+        const int writer_node = current_host_cpu().node;
+        remote = share_off(pageable_shares(dst, bytes, writer_node), writer_node);
+    }
     cross_node_host_copy_bytes_ += share_of_bytes(bytes, remote);
 }
 

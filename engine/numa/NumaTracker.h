@@ -6,7 +6,7 @@
 // the GPU's, host copies (collate, pin) by a thread on another node than their destination.
 // Thread-safe; usage() is cheap enough for a UI's 30 Hz poll. Pages are never read on a machine of
 // one node, and a pageable batch's at most once per 20 ms for each node whose threads write
-// batches: a read is a move_pages call, which took a median 12 to 20 us after each collate and
+// batches: a read is a move_pages call, which took a median 12 to 23 us after each collate and
 // before each pageable copy on an H200 VM (2026-12-02), slowing the pipeline it measures.
 #include <atomic>
 #include <cstdint>
