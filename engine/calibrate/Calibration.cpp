@@ -246,6 +246,11 @@ std::string source_text(const CalibrationProbe& probe, const HardwareProfile& pr
             " (median of " + std::to_string(kLoadRounds) + " rounds that visit the sizes in turn), and which of them wait for the GPU to finish the work queued before them (" +
             waits_text(profile.waits_for_device) + ": each called on 4 MiB while a 50 ms kernel runs, and said to wait where it did in most of 3 tries); " +
             driver_lock_text(profile.driver_lock, profile.waits_for_device) +
+            "; how much of a cudaHostRegister of 512 MiB a munmap of 4 MiB on another thread, made 2 ms into it, waits for (" +
+            (profile.unmap_waits_for_host_register > 0
+                 ? "until " + format_fixed(profile.unmap_waits_for_host_register, 2) + " of the call had passed"
+                 : "it did not wait") +
+            ", median of 5)" +
             "; memcpy on one thread, pageable to pageable (" + format_size(memcpy_bytes) + " buffers, median of " +
             std::to_string(kMemcpySamples) + "); with nothing else running: filling samples, collating them into a new batch's pages "
             "(page faults included, each batch freed on another CPU as the pin thread frees a worker's) and pinning a batch just collated into cudaHostAlloc'd memory (" +
@@ -437,7 +442,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
     idle.push_back(read_idle_host(probe));
-    Steps steps(progress, 15);
+    Steps steps(progress, 16);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
     profile.pageable_hold_fraction = std::min(hold, 1.0);  // a hold beyond the copy is the call's own cost
@@ -457,6 +462,8 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.waits_for_device = probe.page_locking_waits();
     steps.next("calls that wait while another thread holds the driver");
     profile.driver_lock = probe.driver_lock(profile.waits_for_device);
+    steps.next("munmap while another thread is inside cudaHostRegister");
+    profile.unmap_waits_for_host_register = probe.unmap_waits_for_host_register();
     steps.next("host cores");
     const HostCores cores = count_host_cores();
     profile.host_cores = cores.cores;

@@ -213,6 +213,8 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
             for (const DriverWaiterField& call : kDriverWaiterFields)
                 (out.driver_lock.*set.waiters).*call.flag |= (p.profile.driver_lock.*set.waiters).*call.flag;
     }
+    // The machines' median share (those calibrated before it was read count as 0).
+    out.unmap_waits_for_host_register = c.scalar([](const P& p) { return p.unmap_waits_for_host_register; });
     out.cross_node_h2d_factor = c.scalar([](const P& p) { return p.cross_node_h2d_factor; });
     out.cross_node_memcpy_factor = c.scalar([](const P& p) { return p.cross_node_memcpy_factor; });
     out.numa_source = first.numa_source;

@@ -41,6 +41,9 @@ public:
     // or (where `waits` says cudaFreeHost waits for the GPU) inside a cudaFreeHost waiting for a
     // long kernel.
     virtual DriverLock driver_lock(const PageLockingWaits& waits) = 0;
+    // The share of a long cudaHostRegister's length, from its start, for which another thread's
+    // munmap waits (0 where it does not wait).
+    virtual double unmap_waits_for_host_register() = 0;
     // Both read a batch collated into a fresh buffer (collated_batch), as the pipeline's are:
     virtual double memcpy_to_pinned_gb_per_s(std::size_t bytes, BatchState batch) = 0;  // one thread, into cudaHostAlloc'd memory
     virtual double pageable_h2d_gb_per_s(std::size_t bytes, BatchState batch) = 0;       // timed on the host to its end

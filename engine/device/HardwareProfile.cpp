@@ -522,6 +522,9 @@ HardwareProfile profile_from_json(const json& json_profile) {
         }
     }
 
+    if (host.has("unmap_waits_for_host_register"))
+        profile.unmap_waits_for_host_register = host.number("unmap_waits_for_host_register", kFraction);
+
     if (top.has("trust")) profile.trust = trust_from(top.object("trust"));
 
     if (top.has("numa")) {
@@ -610,6 +613,8 @@ json to_json(const HardwareProfile& profile) {
                                                    {"host_register", w.host_register},
                                                    {"host_unregister", w.host_unregister}};
     }
+    if (profile.unmap_waits_for_host_register > 0)
+        written["host"]["unmap_waits_for_host_register"] = profile.unmap_waits_for_host_register;
     // A set where no call waits is left out: absent says the same.
     for (const DriverLockField& set : kDriverLockFields) {
         const DriverWaiters& waiters = profile.driver_lock.*set.waiters;

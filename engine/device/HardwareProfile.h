@@ -318,6 +318,13 @@ struct HardwareProfile {
     SizeCurve pipeline_alloc_workers_collate_gb_per_s;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
+    // The share of a cudaHostRegister's length, from its start, for which another thread's munmap
+    // waits: the driver holds the process's memory map while it pins the pages. On two H200 VMs
+    // (2026-12-02, 512 MiB) a 4 MiB munmap made 2 ms into the call waited until 0.48 and 0.50 of
+    // it had passed, and mmap as long; a cudaHostRegister made during a munmap did not wait. So
+    // with pin_mode register the consumer's free of a batch waits for the pin thread's register.
+    // Optional in the JSON ("host.unmap_waits_for_host_register"; calibrated before 2026-12-02: 0).
+    double unmap_waits_for_host_register = 0;
 
     // NUMA, optional in the JSON ("numa"): bandwidth across nodes as a share of the local one.
     // A host-to-device copy from pages on another node than the GPU's runs at h2d x this factor;

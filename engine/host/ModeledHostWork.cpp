@@ -27,8 +27,9 @@ public:
     ModeledCores(int cores, std::stop_token stop, std::shared_ptr<ModelLag> lag)
         : free_(cores), stop_(std::move(stop)), lag_(std::move(lag)) {}
     // `inside`: real work done within the modelled duration (none adds to it unless it takes longer);
-    // done even when the run stops first.
-    WorkTimes run_for(TimeNs duration, TimeNs ready, const std::function<void()>& inside = {}) {
+    // done even when the run stops first. `not_before`: the work itself waits until then, inside
+    // its span (a call blocked on a lock another thread holds).
+    WorkTimes run_for(TimeNs duration, TimeNs ready, const std::function<void()>& inside = {}, TimeNs not_before = 0) {
         {
             std::unique_lock lock(mutex_);
             if (free_ == 0) {
@@ -50,13 +51,14 @@ public:
         const TimeNs start = std::max(ready, earliest);
         if (lag_ && !modelled_time) lag_->add(earliest - ready);  // came later than the slack allows
         if (inside) inside();
-        const bool done = sleep_until_ns(start + duration, stop_);
+        const TimeNs end = std::max(start, not_before) + duration;
+        const bool done = sleep_until_ns(end, stop_);
         {
             std::lock_guard lock(mutex_);
             ++free_;
         }
         freed_.notify_one();
-        return {start, done ? start + duration : std::clamp(now_ns(), start, start + duration)};
+        return {start, done ? end : std::clamp(now_ns(), start, end)};
     }
 
 private:
@@ -154,6 +156,8 @@ public:
     // place was allocated (page locking needs real memory); it is released within that time. A
     // worker's batch freed as calibrate measured it in a running pipeline costs that whatever runs
     // beside it (on the H100 VMs the pipeline's frees cost as much with one worker as with seven).
+    // A batch of new pages is unmapped, which waits while another thread's cudaHostRegister holds
+    // the memory map (ModeledMemoryMap).
     WorkTimes free_batch(PageableBuffer& buffer, std::size_t bytes, BatchMemory memory, int worker_threads,
                          TimeNs ready) override {
         const auto release = [&buffer] { buffer.reset(); };
@@ -166,7 +170,8 @@ public:
         const auto use = bus_->use(ModeledMemoryBus::Traffic::Free, worker_threads);
         const double slowed = new_pages && !new_pages_free_slows_ ? 1.0 : use.factor();
         const double cost_us = cost.scaled_at(static_cast<double>(bytes)) * slowed;
-        return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready, release);
+        return cores_.run_for(seconds_to_ns(cost_us * 1e-6), ready, release,
+                              new_pages ? bus_->memory_map().free_at() : 0);
     }
     bool touches_memory() const override { return false; }
 

@@ -5,11 +5,13 @@
 // measured with k other threads streaming through memory (calibrate's under-load curve), and no
 // faster than the machine's memory lets that many streams go together (the curve's all_threads):
 // a stream counts as much as it streams against a thread alone (a collate that page faults at a
-// fifth of that rate, a fifth).
+// fifth of that rate, a fifth). It also holds the process's memory map (ModeledMemoryMap), which
+// page-locking in place and unmapping a batch share.
 #include <atomic>
 #include <mutex>
 
 #include "engine/device/HardwareProfile.h"
+#include "engine/host/ModeledMemoryMap.h"
 
 namespace pinscope {
 
@@ -57,12 +59,14 @@ public:
     int active() const { return active_.load(); }
     // How many threads' streaming the uses running now add up to.
     double streams() const;
+    ModeledMemoryMap& memory_map() { return memory_map_; }
 
 private:
     HostLoadCurve curve_;
     std::atomic<int> active_{0};
     mutable std::mutex streams_mutex_;
     double streams_ = 0;
+    ModeledMemoryMap memory_map_;
 };
 
 }  // namespace pinscope

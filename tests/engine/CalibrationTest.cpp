@@ -74,6 +74,7 @@ public:
         lock_asked_with = measured;
         return lock;
     }
+    double unmap_waits_for_host_register() override { return 0.48; }
     // The cost of the k-th call at the calibration's batch size times scales[k] (the last repeated).
     static double batch_scale(std::size_t bytes, const std::vector<double>& scales, std::size_t& calls) {
         if (bytes != kCalibrationBatchBytes || scales.empty()) return 1.0;
@@ -173,12 +174,15 @@ TEST(Calibration, FillsEveryFieldFromTheProbe) {
     EXPECT_EQ(probe.lock_asked_with, probe.waits);
     EXPECT_EQ(profile.driver_lock, probe.lock);
     EXPECT_EQ(profile_from_json(to_json(profile)).driver_lock, probe.lock);
+    EXPECT_DOUBLE_EQ(profile.unmap_waits_for_host_register, 0.48);
+    EXPECT_DOUBLE_EQ(profile_from_json(to_json(profile)).unmap_waits_for_host_register, 0.48);
 
     for (const char* part : {"pinscope-cli calibrate --device cuda:0 --quick", "NVIDIA H100 80GB HBM3",
                              "wait for the GPU to finish the work queued before them (cudaFreeHost, cudaHostUnregister did",
                              "inside a cudaHostAlloc of 512 MiB (cudaHostAlloc and cudaMemcpyAsync did), a cudaFreeHost of 512 MiB (cudaFreeHost did)",
                              "a cudaHostRegister of 512 MiB (none did), a cudaHostUnregister of 512 MiB (cudaMemcpyAsync and a kernel launch did)",
                              "a cudaFreeHost waiting for a 50 ms kernel (a kernel launch did), a cudaHostUnregister waiting for a 50 ms kernel (cudaHostAlloc and a kernel launch did)",
+                             "made 2 ms into it, waits for (until 0.48 of the call had passed",
                              "0000:19:00.0", "2026-11-18 11:06 UTC", "Measured:", "8 sizes", "median of 3",
                              "hwloc", "theoretical rate", "What the machine's memory gives every thread together: the bytes per second that 1"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;

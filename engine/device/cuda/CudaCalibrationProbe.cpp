@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -217,6 +218,61 @@ public:
         finish();
         free_host(pinned);
         return lock;
+    }
+
+    // A munmap of a written 4 MiB buffer made kDriverSettleUs into a cudaHostRegister of
+    // kDriverHoldBytes on another thread: where it took far longer than alone, the register held
+    // the memory map until the munmap returned, and that time's share of the register's length is
+    // the reading (median of kSamples tries).
+    double unmap_waits_for_host_register() override {
+        constexpr std::size_t kBytes = 4 * kMiB;
+        const auto written = [](std::size_t bytes) {
+            PageableBuffer buffer = allocate_pageable(bytes);
+            std::memset(buffer.get(), 1, bytes);
+            return buffer;
+        };
+        std::vector<double> alone;
+        for (int i = 0; i < kSamples; ++i) {
+            PageableBuffer buffer = written(kBytes);
+            const TimeNs start = now_ns();
+            buffer.reset();
+            alone.push_back(us_since(start));
+        }
+        const double alone_us = median(alone);
+        std::vector<double> shares;
+        for (int i = 0; i < kSamples; ++i) {
+            PageableBuffer held = written(kDriverHoldBytes);
+            PageableBuffer mine = written(kBytes);
+            std::atomic<bool> inside{false};
+            TimeNs register_start = 0, register_end = 0;
+            std::exception_ptr failure;
+            std::thread other([&] {
+                try {
+                    check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
+                    register_start = now_ns();
+                    inside = true;
+                    check("cudaHostRegister",
+                          [&] { return cudaHostRegister(held.get(), kDriverHoldBytes, cudaHostRegisterDefault); });
+                    register_end = now_ns();
+                } catch (...) {
+                    failure = std::current_exception();
+                }
+            });
+            while (!inside) std::this_thread::yield();
+            std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(kDriverSettleUs)));
+            const TimeNs start = now_ns();
+            mine.reset();
+            const TimeNs end = now_ns();
+            other.join();
+            if (failure) std::rethrow_exception(failure);
+            check("cudaHostUnregister", [&] { return cudaHostUnregister(held.get()); });
+            const double length = static_cast<double>(register_end - register_start);
+            const bool waited = static_cast<double>(end - start) / 1e3 > 3 * alone_us + kDriverSettleUs / 10;
+            shares.push_back(waited && length > 0
+                                 ? std::clamp(static_cast<double>(end - register_start) / length, 0.0, 1.0)
+                                 : 0.0);
+        }
+        return median(shares);
     }
 
     // Whether `call`, made on this thread `settle_us` after another thread went into `hold`,

@@ -208,6 +208,8 @@ bool EmulatedDevice::register_host(void* ptr, std::size_t bytes) {
         page_locking_cost_us({kNotMeasured, profile_.pipeline_host_register_us, profile_.host_register_us}, bytes,
                              false, bus_->factor_now(ModeledMemoryBus::Traffic::HostRegister));
     const TimeNs begin = enter_page_locking(DriverCall::HostRegister, cost_us);
+    if (host_ == HostMode::Modeled)
+        bus_->memory_map().hold_until(begin + us_to_ns(cost_us * profile_.unmap_waits_for_host_register));
     place_pages(ptr, bytes, placement_, true);  // pages already written move to their node
     const bool locked = lock_range(ptr, bytes, lock_timing());
     if (lock_timing() == LockTiming::OnFault) populator_.populate(ptr, bytes);
