@@ -18,15 +18,15 @@
 namespace pinscope {
 namespace {
 
-constexpr std::size_t kBytes = 1 << 20;
+constexpr std::size_t kRegisteredBytes = 1 << 20;
 
 HardwareProfile register_profile(double unmap_waits) {
     HardwareProfile profile = load_profile(kDefaultProfile);
     profile.under_load = {};
     profile.pipeline_host_register_us = {};
-    profile.host_register_us = SizeCurve{{kBytes}, {400.0}};
-    profile.pipeline_free_us = SizeCurve{{kBytes}, {100.0}};
-    profile.free_pageable_us = SizeCurve{{kBytes}, {30.0}};
+    profile.host_register_us = SizeCurve{{kRegisteredBytes}, {400.0}};
+    profile.pipeline_free_us = SizeCurve{{kRegisteredBytes}, {100.0}};
+    profile.free_pageable_us = SizeCurve{{kRegisteredBytes}, {30.0}};
     profile.unmap_waits_for_host_register = unmap_waits;
     return profile;
 }
@@ -44,7 +44,7 @@ private:
 
 // A page-aligned megabyte to register in place.
 struct AlignedBlock {
-    std::vector<std::byte> storage = std::vector<std::byte>(2 * kBytes);
+    std::vector<std::byte> storage = std::vector<std::byte>(2 * kRegisteredBytes);
     void* page() {
         return reinterpret_cast<void*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 4095) & ~std::uintptr_t{4095});
     }
@@ -56,10 +56,10 @@ TEST(ModeledMemoryMap, ARegisterHoldsTheMemoryMapForTheMeasuredShareOfItsCost) {
     EmulatedDevice device(register_profile(0.5), HostMode::Modeled, bus);
     AlignedBlock block;
     const TimeNs start = now_ns();
-    device.register_host(block.page(), kBytes);
+    device.register_host(block.page(), kRegisteredBytes);
     EXPECT_EQ(now_ns() - start, 400'000);
     EXPECT_EQ(bus->memory_map().free_at(), start + 200'000);
-    device.unregister_host(block.page(), kBytes);
+    device.unregister_host(block.page(), kRegisteredBytes);
 }
 
 TEST(ModeledMemoryMap, NothingHoldsItWhereCalibrateSawNoWaitOrTheHostIsReal) {
@@ -68,8 +68,8 @@ TEST(ModeledMemoryMap, NothingHoldsItWhereCalibrateSawNoWaitOrTheHostIsReal) {
     for (const auto& [waits, host] : {std::pair{0.0, HostMode::Modeled}, std::pair{0.5, HostMode::Real}}) {
         auto bus = std::make_shared<ModeledMemoryBus>(HostLoadCurve{});
         EmulatedDevice device(register_profile(waits), host, bus);
-        device.register_host(block.page(), kBytes);
-        device.unregister_host(block.page(), kBytes);
+        device.register_host(block.page(), kRegisteredBytes);
+        device.unregister_host(block.page(), kRegisteredBytes);
         EXPECT_EQ(bus->memory_map().free_at(), 0);
     }
 }
@@ -84,13 +84,13 @@ TEST(ModeledMemoryMap, AFreeOfNewPagesWaitsUntilTheMemoryMapIsFree) {
     PageableBuffer none;
     const TimeNs called = now_ns();
     bus->memory_map().hold_until(called + 300'000);
-    const WorkTimes worker_batch = host->free_batch(none, kBytes, BatchMemory::NewPages, 2, called);
+    const WorkTimes worker_batch = host->free_batch(none, kRegisteredBytes, BatchMemory::NewPages, 2, called);
     EXPECT_EQ(worker_batch.start, called);
     EXPECT_LE(std::abs(worker_batch.end - (called + 300'000 + 100'000)), 1);  // ns: the cost's rounding
 
     bus->memory_map().hold_until(now_ns() + 300'000);
     const TimeNs again = now_ns();
-    const WorkTimes own_batch = host->free_batch(none, kBytes, BatchMemory::Allocator, 0, again);
+    const WorkTimes own_batch = host->free_batch(none, kRegisteredBytes, BatchMemory::Allocator, 0, again);
     EXPECT_LE(std::abs(own_batch.end - own_batch.start - 30'000), 1);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <thread>
@@ -27,12 +28,24 @@ constexpr std::size_t kRegisterBytes = std::size_t{512} << 20;
 constexpr std::size_t kUnmapBytes = std::size_t{4} << 20;
 
 PageableBuffer written(std::size_t bytes) {
-    PageableBuffer buffer = allocate_pageable(bytes);
+    PageableBuffer buffer = allocate_batch(bytes, BatchMemory::NewPages);
     std::memset(buffer.get(), 1, bytes);
     return buffer;
 }
 
+// What calibrate's earlier steps do: free a malloc'd block of 16 MiB, which raises glibc's
+// threshold for mapping a block of its own to that size.
+void raise_the_mmap_threshold() {
+    constexpr std::size_t kFreed = std::size_t{16} << 20;
+    void* block = std::malloc(kFreed);
+    ASSERT_NE(block, nullptr);
+    std::memset(block, 1, kFreed);
+    asm volatile("" : : "r"(block) : "memory");
+    std::free(block);
+}
+
 TEST_F(CudaMemoryMap, AMunmapBesideTheDevicesRegisterWaitsForTheShareCalibrateReads) {
+    raise_the_mmap_threshold();
     const double calibrated = open_cuda_calibration_probe(0)->unmap_waits_for_host_register();
     std::vector<double> shares;
     for (int i = 0; i < 5; ++i) {

@@ -223,11 +223,12 @@ public:
     // A munmap of a written 4 MiB buffer made kDriverSettleUs into a cudaHostRegister of
     // kDriverHoldBytes on another thread: where it took far longer than alone, the register held
     // the memory map until the munmap returned, and that time's share of the register's length is
-    // the reading (median of kSamples tries).
+    // the reading (median of kSamples tries). The buffers are mapped as a worker's batch is: from
+    // malloc, a free after calibrate's earlier steps raised glibc's mmap threshold is no munmap.
     double unmap_waits_for_host_register() override {
         constexpr std::size_t kBytes = 4 * kMiB;
         const auto written = [](std::size_t bytes) {
-            PageableBuffer buffer = allocate_pageable(bytes);
+            PageableBuffer buffer = allocate_batch(bytes, BatchMemory::NewPages);
             std::memset(buffer.get(), 1, bytes);
             return buffer;
         };
