@@ -104,7 +104,8 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
         ->type_name("FILE");
     command_->add_option("--stages-csv", stages_path_,
                          "write each cell's time per batch in every stage (load, collate, pin, staging, free, wait, "
-                         "the copy, the kernel, ...) on each kind of lane, on both devices, as CSV to this file, "
+                         "the copy, the kernel, ...) on each kind of lane, and the consumer's time in none of them "
+                         "(untraced: its driver calls and its loop), on both devices, as CSV to this file, "
                          "again after each cell: what each cell's error is made of")
         ->type_name("FILE");
     command_->add_option("--against", against_,

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "engine/clock/SteadyClock.h"
 #include "engine/config/ConfigError.h"
@@ -123,28 +124,53 @@ std::optional<double> median_worker_gb_per_s(const std::vector<Span>& spans, Sta
     return median(std::move(rates));
 }
 
+namespace {
+
+// One size's run: its spans and where its first third ends, or nothing where the pinned budget
+// left the size out.
+struct SizeRun {
+    std::vector<Span> spans;
+    TimeNs settled = 0;
+};
+
+std::optional<SizeRun> run_at_size(const std::string& device, const CostRun& run, std::size_t bytes, double seconds) {
+    Runner runner;
+    try {
+        runner.start(loader_config(device, run, bytes, seconds));
+    } catch (const ConfigError& error) {
+        // More than this machine's pinned budget would lock: the sizes below it still say.
+        if (error.issue().field == "pinned_budget_bytes") return std::nullopt;
+        throw;
+    }
+    runner.wait();
+    runner.stop();
+    const RunSummary summary = runner.summary();
+    if (!summary.error.empty()) throw DeviceError(std::string(run.what) + " at " + format_size(bytes) + ": " + summary.error);
+    TraceReader reader(*runner.trace());
+    TraceDelta delta;
+    reader.poll(delta);
+    return SizeRun{std::move(delta.spans), runner.origin() + duration_ns(seconds * 1e9 / 3)};
+}
+
+}  // namespace
+
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
                                     double seconds, const DriverLock& driver_lock, WorkerRates* workers) {
+    // A machine too slow (or too busy) to make the call after a short run's first third gets
+    // runs twice and four times as long before the size is given up as failed.
+    constexpr int kLongerRuns = 2;
     const CostRun run = run_for(cost);
     SizeCurve curve;
     for (const std::size_t bytes : sizes) {
-        Runner runner;
-        try {
-            runner.start(loader_config(device, run, bytes, seconds));
-        } catch (const ConfigError& error) {
-            // More than this machine's pinned budget would lock: the sizes below it still say.
-            if (error.issue().field == "pinned_budget_bytes") continue;
-            throw;
+        std::optional<SizeRun> measured;
+        std::optional<double> us;
+        double length = seconds;
+        for (int attempt = 0; attempt <= kLongerRuns && !us; ++attempt, length *= 2) {
+            measured = run_at_size(device, run, bytes, length);
+            if (!measured) break;
+            us = median_cost_us(measured->spans, cost, measured->settled, driver_lock);
         }
-        runner.wait();
-        runner.stop();
-        const RunSummary summary = runner.summary();
-        if (!summary.error.empty()) throw DeviceError(std::string(run.what) + " at " + format_size(bytes) + ": " + summary.error);
-        TraceReader reader(*runner.trace());
-        TraceDelta delta;
-        reader.poll(delta);
-        const TimeNs settled = runner.origin() + duration_ns(seconds * 1e9 / 3);
-        const std::optional<double> us = median_cost_us(delta.spans, cost, settled, driver_lock);
+        if (!measured) continue;
         if (!us)
             throw std::runtime_error(std::string(run.what) + " at " + format_size(bytes) +
                                      ": the run made no such call after its first third");
@@ -153,7 +179,7 @@ SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost
         if (workers == nullptr) continue;
         for (const auto& [stage, rates] : {std::pair{Stage::Load, &workers->fill_gb_per_s},
                                            std::pair{Stage::Collate, &workers->collate_gb_per_s}})
-            if (const std::optional<double> rate = median_worker_gb_per_s(delta.spans, stage, settled)) {
+            if (const std::optional<double> rate = median_worker_gb_per_s(measured->spans, stage, measured->settled)) {
                 rates->sizes_bytes.push_back(static_cast<double>(bytes));
                 rates->values.push_back(*rate);
             }

@@ -38,7 +38,8 @@ enum class PipelineCost {
 // says a cudaHostAlloc waits for one (the model adds that wait itself). Each point is the median
 // span after the run's first third, in us (median_cost_us); a size whose run would lock more than the default pinned budget (a quarter
 // of physical memory) is left out. Throws DeviceError when the device fails or a run ends in an
-// error, and std::runtime_error when a size's run made no such call after its first third.
+// error, and std::runtime_error when a size's run made no such call after its first third (nor
+// runs twice and four times as long).
 // With `workers`, a run with workers also gives, at each size, its workers' median rates of filling
 // samples and of collating them into a batch (their load and collate spans after the first third;
 // the runs do no CPU work).

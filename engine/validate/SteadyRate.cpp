@@ -56,6 +56,35 @@ double host_us_per_batch(const std::vector<Span>& spans, TimeNs from) {
     return us.empty() ? 0 : median(std::move(us));
 }
 
+// The kernels' ends after `from`, in order.
+std::vector<TimeNs> kernel_ends(const std::vector<Span>& spans, TimeNs from) {
+    std::vector<TimeNs> ends;
+    for (const Span& span : spans)
+        if (span.stage == Stage::Compute && span.end > from) ends.push_back(span.end);
+    std::ranges::sort(ends);
+    return ends;
+}
+
+double consumer_untraced_us_per_batch(const std::vector<Span>& spans, TimeNs from) {
+    const std::vector<TimeNs> ends = kernel_ends(spans, from);
+    if (ends.size() < 2 || ends.back() <= ends.front()) return 0;
+    const TimeNs begin = ends.front(), end = ends.back();
+    std::vector<std::pair<TimeNs, TimeNs>> traced;
+    for (const Span& span : spans) {
+        if (span.lane.kind != LaneKind::Consumer) continue;
+        const TimeNs start = std::max(span.start, begin), stop = std::min(span.end, end);
+        if (start < stop) traced.emplace_back(start, stop);
+    }
+    std::ranges::sort(traced);
+    TimeNs covered = 0, reached = begin;  // the union of the spans, which may nest (an alloc inside a pin)
+    for (const auto& [start, stop] : traced) {
+        if (stop <= reached) continue;
+        covered += stop - std::max(start, reached);
+        reached = stop;
+    }
+    return static_cast<double>(end - begin - covered) / 1e3 / static_cast<double>(ends.size() - 1);
+}
+
 constexpr std::size_t kSlots = static_cast<std::size_t>(kStageCount) * kLaneKindCount;
 
 std::size_t slot(Stage stage, LaneKind lane) {
@@ -92,7 +121,8 @@ SteadyFigures steady_figures(const Trace& trace, TimeNs from) {
     TraceReader reader(trace);
     TraceDelta delta;
     reader.poll(delta);
-    return {batches_per_s(delta.spans, from), host_us_per_batch(delta.spans, from), stage_times(delta.spans, from)};
+    return {batches_per_s(delta.spans, from), host_us_per_batch(delta.spans, from), stage_times(delta.spans, from),
+            consumer_untraced_us_per_batch(delta.spans, from)};
 }
 
 StageTimes median_stage_times(const std::vector<StageTimes>& runs) {

@@ -41,6 +41,9 @@ void write_stage_csv(std::ostream& out, const std::vector<CellRates>& rates) {
             for (const StageTime& time : *stages)
                 out << k + 1 << ',' << device << ',' << to_string(time.stage) << ',' << to_string(time.lane) << ','
                     << format_fixed(time.us_per_batch, 1) << '\n';
+        for (const auto& [device, us] : {std::pair{"real", rates[k].real_consumer_untraced_us},
+                                         std::pair{"emulated", rates[k].emulated_consumer_untraced_us}})
+            if (us > 0) out << k + 1 << ',' << device << ",untraced," << to_string(LaneKind::Consumer) << ',' << format_fixed(us, 1) << '\n';
     }
 }
 

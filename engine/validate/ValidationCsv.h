@@ -29,7 +29,8 @@ void export_validation_csv(const std::string& path, const std::vector<Validation
 inline constexpr const char* kStageCsvHeader = "cell,device,stage,lane,us_per_batch";
 
 // `validate --stages-csv`: one row per cell, device ("real" or "emulated"), stage and kind of lane
-// with its time per batch (CellRates' stages); what a cell's error is made of.
+// with its time per batch (CellRates' stages), then the consumer's untraced time as stage
+// "untraced"; what a cell's error is made of.
 void write_stage_csv(std::ostream& out, const std::vector<CellRates>& rates);
 void export_stage_csv(const std::string& path, const std::vector<CellRates>& rates);
 

@@ -35,6 +35,10 @@ struct CellRates {
     // of its runs; empty where not measured (a recorded real device).
     StageTimes real_stages = {};
     StageTimes emulated_stages = {};
+    // The consumer's time per batch in no traced stage (steady_figures), in us, on the real device
+    // the median of its runs; 0 where not measured.
+    double real_consumer_untraced_us = 0;
+    double emulated_consumer_untraced_us = 0;
 };
 
 // The host readings the cells have, in order.

@@ -78,6 +78,27 @@ TEST(SteadyRate, EachStagesTimePerBatchSumsItsSpansAfterTheWarmUpOverTheKernels)
     EXPECT_TRUE(steady_figures(trace, 5000 * kUs).stages.empty()) << "no kernel after the warm-up";
 }
 
+// What the consumer did outside its spans (its driver calls, its loop) shows where a model that
+// traces every stage right still misses: spans that nest count once, other lanes not at all.
+TEST(SteadyRate, TheConsumersUntracedTimeIsWhatNoneOfItsSpansCoverBetweenTheKernels) {
+    Trace trace(64);
+    // Kernels end at 1, 2, 3 and 4 ms: three batches between the first and the last.
+    for (std::uint64_t b = 0; b < 4; ++b) {
+        const TimeNs at = static_cast<TimeNs>(b) * 1000 * kUs;
+        trace.add(span(Stage::Compute, LaneKind::ComputeStream, b, at + 500 * kUs, at + 1000 * kUs));
+        // The consumer: a pin of 400 us with an alloc inside it, a free of 200 us; 400 us untraced.
+        trace.add(span(Stage::Pin, LaneKind::Consumer, b, at + 1000 * kUs, at + 1400 * kUs));
+        trace.add(span(Stage::Alloc, LaneKind::Consumer, b, at + 1100 * kUs, at + 1300 * kUs));
+        trace.add(span(Stage::Free, LaneKind::Consumer, b, at + 1600 * kUs, at + 1800 * kUs));
+        trace.add(span(Stage::Load, LaneKind::Worker, b, at, at + 1000 * kUs));  // another lane's
+    }
+    // From 1 ms to 4 ms: the consumer's spans cover 1.0-1.4, 1.6-1.8, 2.0-2.4, 2.6-2.8, 3.0-3.4 and 3.6-3.8 ms.
+    EXPECT_NEAR(steady_figures(trace, 0).consumer_untraced_us_per_batch, (3000.0 - 1800) / 3, 1e-9);
+    // After 2.5 ms only the kernels ending at 3 and 4 ms count: 1 ms, 600 us of it traced.
+    EXPECT_NEAR(steady_figures(trace, 2500 * kUs).consumer_untraced_us_per_batch, 400.0, 1e-9);
+    EXPECT_EQ(steady_figures(trace, 3500 * kUs).consumer_untraced_us_per_batch, 0.0) << "one kernel: no batch between";
+}
+
 TEST(SteadyRate, TheMedianStageTimesCountAStageARunLackedAsZero) {
     const StageTimes a{{Stage::Load, LaneKind::Worker, 100}, {Stage::Wait, LaneKind::Consumer, 30}};
     const StageTimes b{{Stage::Load, LaneKind::Worker, 300}};

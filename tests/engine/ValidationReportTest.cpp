@@ -143,11 +143,14 @@ TEST(ValidationReport, TheStageCsvHasARowPerCellDeviceStageAndLane) {
     rates[0].real_stages = {{Stage::Staging, LaneKind::Consumer, 228.4}, {Stage::Free, LaneKind::PinThread, 151}};
     rates[0].emulated_stages = {{Stage::Staging, LaneKind::Consumer, 167.04}};
     rates[1].emulated_stages = {{Stage::Load, LaneKind::Worker, 12}};  // recorded: no real stages
+    rates[0].real_consumer_untraced_us = 267.04;
+    rates[0].emulated_consumer_untraced_us = 78;
     std::ostringstream out;
     write_stage_csv(out, rates);
     EXPECT_EQ(out.str(), std::string(kStageCsvHeader) +
                              "\n1,real,staging,consumer,228.4\n1,real,free,pin thread,151.0\n"
-                             "1,emulated,staging,consumer,167.0\n2,emulated,load,worker,12.0\n");
+                             "1,emulated,staging,consumer,167.0\n1,real,untraced,consumer,267.0\n"
+                             "1,emulated,untraced,consumer,78.0\n2,emulated,load,worker,12.0\n");
 }
 
 // The host's work per batch during each cell says whether a cell missed with the host: positive
