@@ -106,7 +106,7 @@ CellResults run_cells(CellMeasure& runs, const std::vector<ValidationCell>& draw
             real[j].push_back(figures->batches_per_s);
             if (figures->host_us_per_batch > 0) real_host_us[j].push_back(figures->host_us_per_batch);
             real_stages[j].push_back(figures->stages);
-            real_untraced_us[j].push_back(figures->consumer_untraced_us_per_batch);
+            if (figures->consumer_untraced_us_per_batch > 0) real_untraced_us[j].push_back(figures->consumer_untraced_us_per_batch);
         }
         for (std::size_t j = 0; j < count && !stopped; ++j) {
             const std::size_t k = first + j;
@@ -120,7 +120,8 @@ CellResults run_cells(CellMeasure& runs, const std::vector<ValidationCell>& draw
             if (!pass.earlier && !real_host_us[j].empty() && real_host_us[j].size() == real[j].size())
                 cell.real_host_us = median(real_host_us[j]);
             if (!pass.earlier) cell.real_stages = median_stage_times(real_stages[j]);
-            if (!pass.earlier && !real_untraced_us[j].empty()) cell.real_consumer_untraced_us = median(real_untraced_us[j]);
+            if (!pass.earlier && !real_untraced_us[j].empty() && real_untraced_us[j].size() == real[j].size())
+                cell.real_consumer_untraced_us = median(real_untraced_us[j]);
             if (host) cell.host = host;
             std::cerr << "[" << k + 1 << "/" << drawn.size() << "] " << describe_cell(drawn[k].config) << ": "
                       << format_batches_per_s(cell.real) << " vs " << format_batches_per_s(cell.emulated)

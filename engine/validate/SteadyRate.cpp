@@ -2,7 +2,6 @@
 #include "engine/validate/SteadyRate.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <optional>
 #include <ranges>
@@ -20,18 +19,18 @@ struct HostWork {
     bool collated = false;
 };
 
-double batches_per_s(const std::vector<Span>& spans, TimeNs from) {
-    std::uint64_t kernels = 0;
-    TimeNs first = std::numeric_limits<TimeNs>::max();
-    TimeNs last = std::numeric_limits<TimeNs>::min();
-    for (const Span& span : spans) {
-        if (span.stage != Stage::Compute || span.end <= from) continue;
-        ++kernels;
-        first = std::min(first, span.end);
-        last = std::max(last, span.end);
-    }
-    if (kernels < 2 || last <= first) return 0;
-    return static_cast<double>(kernels - 1) / (static_cast<double>(last - first) * 1e-9);
+// The kernels' ends after `from`, in order.
+std::vector<TimeNs> kernel_ends(const std::vector<Span>& spans, TimeNs from) {
+    std::vector<TimeNs> ends;
+    for (const Span& span : spans)
+        if (span.stage == Stage::Compute && span.end > from) ends.push_back(span.end);
+    std::ranges::sort(ends);
+    return ends;
+}
+
+double batches_per_s(const std::vector<TimeNs>& ends) {
+    if (ends.size() < 2 || ends.back() <= ends.front()) return 0;
+    return static_cast<double>(ends.size() - 1) / (static_cast<double>(ends.back() - ends.front()) * 1e-9);
 }
 
 double host_us_per_batch(const std::vector<Span>& spans, TimeNs from) {
@@ -56,17 +55,7 @@ double host_us_per_batch(const std::vector<Span>& spans, TimeNs from) {
     return us.empty() ? 0 : median(std::move(us));
 }
 
-// The kernels' ends after `from`, in order.
-std::vector<TimeNs> kernel_ends(const std::vector<Span>& spans, TimeNs from) {
-    std::vector<TimeNs> ends;
-    for (const Span& span : spans)
-        if (span.stage == Stage::Compute && span.end > from) ends.push_back(span.end);
-    std::ranges::sort(ends);
-    return ends;
-}
-
-double consumer_untraced_us_per_batch(const std::vector<Span>& spans, TimeNs from) {
-    const std::vector<TimeNs> ends = kernel_ends(spans, from);
+double consumer_untraced_us_per_batch(const std::vector<Span>& spans, const std::vector<TimeNs>& ends) {
     if (ends.size() < 2 || ends.back() <= ends.front()) return 0;
     const TimeNs begin = ends.front(), end = ends.back();
     std::vector<std::pair<TimeNs, TimeNs>> traced;
@@ -121,8 +110,9 @@ SteadyFigures steady_figures(const Trace& trace, TimeNs from) {
     TraceReader reader(trace);
     TraceDelta delta;
     reader.poll(delta);
-    return {batches_per_s(delta.spans, from), host_us_per_batch(delta.spans, from), stage_times(delta.spans, from),
-            consumer_untraced_us_per_batch(delta.spans, from)};
+    const std::vector<TimeNs> ends = kernel_ends(delta.spans, from);
+    return {batches_per_s(ends), host_us_per_batch(delta.spans, from), stage_times(delta.spans, from),
+            consumer_untraced_us_per_batch(delta.spans, ends)};
 }
 
 StageTimes median_stage_times(const std::vector<StageTimes>& runs) {
