@@ -322,7 +322,7 @@ struct HardwareProfile {
     // waits: the driver holds the process's memory map while it pins the pages. On two H200 VMs
     // (2026-12-02, 512 MiB) a 4 MiB munmap made 2 ms into the call waited until 0.48 and 0.50 of
     // it had passed, and mmap as long; a cudaHostRegister made during a munmap did not wait. So
-    // with pin_mode register the consumer's free of a batch waits for the pin thread's register.
+    // with pin_mode register a consumer's free that begins inside the hold waits for its end.
     // Optional in the JSON ("host.unmap_waits_for_host_register"; calibrated before 2026-12-02: 0).
     double unmap_waits_for_host_register = 0;
 
