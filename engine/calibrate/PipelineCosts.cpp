@@ -126,13 +126,6 @@ std::optional<double> median_worker_gb_per_s(const std::vector<Span>& spans, Sta
 
 namespace {
 
-// One size's run: its spans and where its first third ends, or nothing where the pinned budget
-// left the size out.
-struct SizeRun {
-    std::vector<Span> spans;
-    TimeNs settled = 0;
-};
-
 std::optional<SizeRun> run_at_size(const std::string& device, const CostRun& run, std::size_t bytes, double seconds) {
     Runner runner;
     try {
@@ -154,25 +147,24 @@ std::optional<SizeRun> run_at_size(const std::string& device, const CostRun& run
 
 }  // namespace
 
-SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
+SizeCurve measure_pipeline_costs_us(const SizeRunner& run_at, PipelineCost cost, const std::vector<std::size_t>& sizes,
                                     double seconds, const DriverLock& driver_lock, WorkerRates* workers) {
     // A machine too slow (or too busy) to make the call after a short run's first third gets
     // runs twice and four times as long before the size is given up as failed.
     constexpr int kLongerRuns = 2;
-    const CostRun run = run_for(cost);
     SizeCurve curve;
     for (const std::size_t bytes : sizes) {
         std::optional<SizeRun> measured;
         std::optional<double> us;
         double length = seconds;
         for (int attempt = 0; attempt <= kLongerRuns && !us; ++attempt, length *= 2) {
-            measured = run_at_size(device, run, bytes, length);
+            measured = run_at(bytes, length);
             if (!measured) break;
             us = median_cost_us(measured->spans, cost, measured->settled, driver_lock);
         }
         if (!measured) continue;
         if (!us)
-            throw std::runtime_error(std::string(run.what) + " at " + format_size(bytes) +
+            throw std::runtime_error(std::string(run_for(cost).what) + " at " + format_size(bytes) +
                                      ": the run made no such call after its first third");
         curve.sizes_bytes.push_back(static_cast<double>(bytes));
         curve.values.push_back(*us);
@@ -185,6 +177,14 @@ SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost
             }
     }
     return curve;
+}
+
+SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
+                                    double seconds, const DriverLock& driver_lock, WorkerRates* workers) {
+    const CostRun run = run_for(cost);
+    return measure_pipeline_costs_us(
+        [&](std::size_t bytes, double length) { return run_at_size(device, run, bytes, length); }, cost, sizes, seconds,
+        driver_lock, workers);
 }
 
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile) {

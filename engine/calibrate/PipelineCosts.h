@@ -5,6 +5,7 @@
 // what freeing the same size alone took, and no probe without the pipeline reproduced it; a
 // batch's cudaHostRegister took 1.1 to 2.0 times the probe's on one VM, 0.65 to 1.3 on another.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,18 @@ struct WorkerRates {
     SizeCurve collate_gb_per_s;
 };
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
+                                    double seconds, const DriverLock& driver_lock = {}, WorkerRates* workers = nullptr);
+
+// One size's run: its spans and where its first third ends.
+struct SizeRun {
+    std::vector<Span> spans;
+    TimeNs settled = 0;
+};
+// Runs the pipeline with batches of `bytes` for `seconds`; nothing where the pinned budget leaves
+// the size out.
+using SizeRunner = std::function<std::optional<SizeRun>(std::size_t bytes, double seconds)>;
+// The same, with each size's runs made by `run_at`.
+SizeCurve measure_pipeline_costs_us(const SizeRunner& run_at, PipelineCost cost, const std::vector<std::size_t>& sizes,
                                     double seconds, const DriverLock& driver_lock = {}, WorkerRates* workers = nullptr);
 
 // The workers' median rate in one run's spans of `stage`, in GB/s (1e9 bytes): their spans that

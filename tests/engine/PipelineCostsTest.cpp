@@ -158,6 +158,42 @@ TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
     EXPECT_EQ(pipeline_costs_text(profile, "emulated", true).find("cudaHostAlloc"), std::string::npos);
 }
 
+// A machine too slow (or too busy) to make the call after a short run's first third: the size is
+// run again twice and four times as long, and fails, naming itself, only when none of those did.
+TEST(PipelineCosts, ASizeWhoseRunMadeNoCallIsRunTwiceAndFourTimesAsLongBeforeItFails) {
+    std::vector<double> lengths;
+    const auto calls_from = [&](double shortest_with_a_call) -> SizeRunner {
+        return [&lengths, shortest_with_a_call](std::size_t, double seconds) {
+            lengths.push_back(seconds);
+            SizeRun run;
+            run.settled = 100'000;
+            run.spans.push_back(call(Stage::Pin, LaneKind::Consumer, 0, 90'000));  // in the first third
+            if (seconds >= shortest_with_a_call) run.spans.push_back(call(Stage::Pin, LaneKind::Consumer, 200'000, 230'000));
+            return std::optional<SizeRun>{run};
+        };
+    };
+    const SizeCurve curve = measure_pipeline_costs_us(calls_from(2.0), PipelineCost::HostRegister, {kMiB}, 0.5);
+    EXPECT_EQ(lengths, (std::vector<double>{0.5, 1.0, 2.0}));
+    EXPECT_EQ(curve.values, (std::vector<double>{30.0}));
+
+    lengths.clear();
+    try {
+        measure_pipeline_costs_us(calls_from(4.0), PipelineCost::HostRegister, {kMiB, 4 * kMiB}, 0.5);
+        ADD_FAILURE() << "a size with no call in any of its runs was taken";
+    } catch (const std::runtime_error& error) {
+        EXPECT_EQ(std::string(error.what()), "pipeline cudaHostRegister at 1 MiB: the run made no such call after its first third");
+    }
+    EXPECT_EQ(lengths, (std::vector<double>{0.5, 1.0, 2.0})) << "given up after the run four times as long";
+
+    lengths.clear();
+    const SizeRunner beyond_the_budget = [&](std::size_t, double seconds) {
+        lengths.push_back(seconds);
+        return std::optional<SizeRun>{};
+    };
+    EXPECT_TRUE(measure_pipeline_costs_us(beyond_the_budget, PipelineCost::HostRegister, {kMiB}, 0.5).values.empty());
+    EXPECT_EQ(lengths, (std::vector<double>{0.5})) << "a size the budget leaves out is not run again";
+}
+
 TEST(PipelineCosts, ASizeThatMakesNoWholeSamplesIsRefused) {
     for (const PipelineCost cost : {PipelineCost::FreeWorkersBatch, PipelineCost::HostRegister, PipelineCost::HostAlloc,
                                     PipelineCost::HostAllocWithWorkers}) {

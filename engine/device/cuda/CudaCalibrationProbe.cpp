@@ -244,70 +244,68 @@ public:
         for (int i = 0; i < kSamples; ++i) {
             PageableBuffer held = written(kDriverHoldBytes);
             PageableBuffer mine = written(kBytes);
-            std::atomic<bool> inside{false};
-            TimeNs register_start = 0, register_end = 0;
-            std::exception_ptr failure;
-            std::thread other([&] {
-                try {
-                    check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
-                    register_start = now_ns();
-                    inside = true;
+            const Overlap overlap = run_beside(
+                [&] {
                     check("cudaHostRegister",
                           [&] { return cudaHostRegister(held.get(), kDriverHoldBytes, cudaHostRegisterDefault); });
-                    register_end = now_ns();
-                } catch (...) {
-                    failure = std::current_exception();
-                }
-            });
-            while (!inside) std::this_thread::yield();
-            std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(kDriverSettleUs)));
-            const TimeNs start = now_ns();
-            mine.reset();
-            const TimeNs end = now_ns();
-            other.join();
-            if (failure) std::rethrow_exception(failure);
+                },
+                [&] { mine.reset(); }, kDriverSettleUs);
             check("cudaHostUnregister", [&] { return cudaHostUnregister(held.get()); });
-            const double length = static_cast<double>(register_end - register_start);
-            const bool waited = static_cast<double>(end - start) / 1e3 > 3 * alone_us + kDriverSettleUs / 10;
+            const auto length = static_cast<double>(overlap.hold_end - overlap.hold_start);
+            const bool waited = static_cast<double>(overlap.call_end - overlap.call_start) / 1e3 >
+                                3 * alone_us + kDriverSettleUs / 10;
             shares.push_back(waited && length > 0
-                                 ? std::clamp(static_cast<double>(end - register_start) / length, 0.0, 1.0)
+                                 ? std::clamp(static_cast<double>(overlap.call_end - overlap.hold_start) / length, 0.0, 1.0)
                                  : 0.0);
         }
         return median(shares);
     }
 
-    // Whether `call`, made on this thread `settle_us` after another thread went into `hold`,
-    // returned only once most of what was left of `hold` had passed: it waited for it.
+    // When `hold` ran on another thread and `call` on this one, made `settle_us` after `hold` began.
+    struct Overlap {
+        TimeNs hold_start = 0, hold_end = 0;
+        TimeNs call_start = 0, call_end = 0;
+    };
     template <class Hold, class Call>
-    bool waits_behind(Hold&& hold, Call&& call, double settle_us) {
+    Overlap run_beside(Hold&& hold, Call&& call, double settle_us) {
+        Overlap overlap;
         std::atomic<bool> inside{false};
-        TimeNs held_until = 0;
         std::exception_ptr failure;
         std::thread other([&] {
             try {
                 check("cudaSetDevice", [&] { return cudaSetDevice(ordinal_); });
+                overlap.hold_start = now_ns();
                 inside = true;
                 hold();
-                held_until = now_ns();
+                overlap.hold_end = now_ns();
             } catch (...) {
                 failure = std::current_exception();
+                inside = true;  // a hold that failed before it began must not leave this thread waiting
             }
         });
         while (!inside) std::this_thread::yield();
         std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(settle_us)));
-        const TimeNs start = now_ns();
+        overlap.call_start = now_ns();
         std::exception_ptr call_failure;
         try {
             call();
         } catch (...) {
             call_failure = std::current_exception();
         }
-        const TimeNs end = now_ns();
+        overlap.call_end = now_ns();
         other.join();
         if (failure) std::rethrow_exception(failure);
         if (call_failure) std::rethrow_exception(call_failure);
-        const auto left = static_cast<double>(held_until - start);
-        return left > 0 && static_cast<double>(end - start) > 0.5 * left;
+        return overlap;
+    }
+
+    // Whether `call`, made `settle_us` after another thread went into `hold`, returned only once
+    // most of what was left of `hold` had passed: it waited for it.
+    template <class Hold, class Call>
+    bool waits_behind(Hold&& hold, Call&& call, double settle_us) {
+        const Overlap overlap = run_beside(hold, call, settle_us);
+        const auto left = static_cast<double>(overlap.hold_end - overlap.call_start);
+        return left > 0 && static_cast<double>(overlap.call_end - overlap.call_start) > 0.5 * left;
     }
 
     double copy_call_us() override {
