@@ -29,6 +29,7 @@
 #include "engine/text/UntrustedText.h"
 #include "engine/validate/ValidationCsv.h"
 #include "engine/validate/RecordedValidation.h"
+#include "engine/validate/CallDrift.h"
 #include "engine/files/InputFile.h"
 
 namespace pinscope::cli {
@@ -112,6 +113,11 @@ ValidateCommand::ValidateCommand(CLI::App& app, std::string command_line)
                          "instead of running on --device, take its figures from FILE, the --csv of an earlier validate "
                          "(on a GPU elsewhere): only the emulated device runs, on that file's cells, with --profile")
         ->type_name("FILE");
+    command_->add_option("--earlier", earlier_,
+                         "the --csv of an earlier validate of the same cells (the same --seed and --cells, or of the "
+                         "--against file's cells): also say how far the device's figures moved from that call to "
+                         "this one, which no profile can come nearer to than the calls are to each other")
+        ->type_name("FILE");
     command_->footer(
         "Cells are drawn from the seed over batch bytes (1 to 256 MB), element types, samples per batch, CPU time "
         "per sample, workers, prefetch, pin_memory, every pin mode, non_blocking and kernel time, in pairs whose "
@@ -133,18 +139,18 @@ bool ValidateCommand::selected() const { return command_->parsed(); }
 
 namespace {
 
-// The cells and the real device's figures of an earlier validate's CSV.
-RecordedValidation read_recorded(const std::string& path) {
+// The cells and the real device's figures of an earlier validate's CSV, named by `flag`.
+RecordedValidation read_recorded(const char* flag, const std::string& path) {
     std::string text;
     try {
         text = read_input_file(path, kMaxJsonFileBytes);
     } catch (const std::exception& error) {
-        reject_flag("--against", path, std::string("the --csv of an earlier validate: ") + error.what());
+        reject_flag(flag, path, std::string("the --csv of an earlier validate: ") + error.what());
     }
     try {
         return parse_validation_csv(text);
     } catch (const ConfigError& error) {
-        throw UsageError("--against " + printable_path(path) + ": " + error.what());
+        throw UsageError(std::string(flag) + " " + printable_path(path) + ": " + error.what());
     }
 }
 
@@ -254,8 +260,29 @@ ProfileValidation ValidateCommand::found(const Request& request, const CellResul
 int ValidateCommand::execute() const {
     Request request = checked_request();
     const bool recorded = request.recorded;
-    const std::optional<RecordedValidation> earlier =
-        recorded ? std::optional<RecordedValidation>(read_recorded(against_)) : std::nullopt;
+    const std::optional<RecordedValidation> against_file =
+        recorded ? std::optional<RecordedValidation>(read_recorded("--against", against_)) : std::nullopt;
+    LoaderConfig base;
+    base.seconds = request.seconds;
+    base.batches.reset();
+    std::vector<ValidationCell> drawn = against_file ? against_file->cells : draw_cells(base, request.cells, request.seed);
+    if (against_file)
+        for (ValidationCell& cell : drawn) {  // the file's cells run as long as drawn ones
+            cell.config.seconds = base.seconds;
+            cell.config.batches.reset();
+        }
+    // Checked before any cell runs or validate calibrates: the earlier call must be of these cells.
+    const std::optional<RecordedValidation> earlier_file =
+        earlier_.empty() ? std::nullopt : std::optional<RecordedValidation>(read_recorded("--earlier", earlier_));
+    if (earlier_file) {
+        const std::size_t k = first_differing_cell(*earlier_file, drawn);
+        if (k < drawn.size())
+            reject_flag("--earlier", earlier_,
+                        "the --csv of an earlier validate of these " + std::to_string(drawn.size()) + " cells (" +
+                            (k < earlier_file->cells.size() ? "its cell " + std::to_string(k + 1) + " is another"
+                                                            : "it has " + std::to_string(earlier_file->cells.size())) +
+                            "; draw them with its --seed and --cells)");
+    }
     if (request.on_gpu && !request.calibrates) {  // a GPU that is not there fails here, before any cell
         LoaderConfig probe;
         probe.device = device_;
@@ -268,15 +295,6 @@ int ValidateCommand::execute() const {
         model.use(profile_.empty() ? device_ : "emulated:" + profile_,
                   profile_.empty() ? device_ + " (model)" : "emulated:" + profile_, std::move(*request.given));
 
-    LoaderConfig base;
-    base.seconds = request.seconds;
-    base.batches.reset();
-    std::vector<ValidationCell> drawn = earlier ? earlier->cells : draw_cells(base, request.cells, request.seed);
-    if (earlier)
-        for (ValidationCell& cell : drawn) {  // the file's cells run as long as drawn ones
-            cell.config.seconds = base.seconds;
-            cell.config.batches.reset();
-        }
     const std::string real_name = recorded ? "recorded" : device_;
 
     CellMeasure runs(request.seconds);
@@ -289,7 +307,7 @@ int ValidateCommand::execute() const {
     pass.real_name = real_name;
     pass.repeat = request.repeat;
     pass.read_host_first = request.on_gpu;
-    pass.earlier = earlier ? &*earlier : nullptr;
+    pass.earlier = against_file ? &*against_file : nullptr;
     pass.csv_path = csv_path_;
     pass.stages_path = stages_path_;
     const CellResults results = run_cells(runs, drawn, model, pass);
@@ -299,7 +317,11 @@ int ValidateCommand::execute() const {
         std::cerr << kProgram << ": interrupted after " << done.size() << " of " << drawn.size() << " cells\n";
 
     std::cout << format_validation_report(done, rates, printable(real_name), printable(model.name()),
-                                          host_reading_of(model.profile())) << std::flush;
+                                          host_reading_of(model.profile()));
+    if (earlier_file)
+        std::cout << format_call_drift_report(call_drift(*earlier_file, done, rates), printable(real_name),
+                                              printable_path(earlier_), printable(model.name()));
+    std::cout << std::flush;
     // Whether every cell drawn ran: what the trust may record, even if a stop comes in what follows.
     const bool every_cell_ran = !RunDriver::interrupted();
     if (every_cell_ran) report_host_as_read(runs, model, results, real_name);

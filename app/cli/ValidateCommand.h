@@ -44,6 +44,7 @@ private:
     std::string csv_path_;
     std::string stages_path_;
     std::string against_;
+    std::string earlier_;
 };
 
 }  // namespace pinscope::cli

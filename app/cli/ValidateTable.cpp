@@ -150,4 +150,18 @@ std::string format_host_as_ran_report(const std::vector<ValidationCell>& cells, 
            "  (what is left is the rest of the model, and how far the device's own runs spread)\n";
 }
 
+std::string format_call_drift_report(const CallDrift& drift, const std::string& real_name,
+                                     const std::string& earlier_name, const std::string& model_name) {
+    return real_name + " against its earlier call (" + earlier_name + ") on the same cells: within 10 %: " +
+           share(drift.within_10, drift.cells) + " cells; within 15 %: " + share(drift.within_15, drift.cells) +
+           " cells; median move " + format_fixed(drift.median_drift * 100, 1) + " %; " +
+           std::to_string(drift.beyond_any_figure) +
+           " cell(s) moved so far that no figure is within 10 % of both calls\n" + "  " + model_name +
+           " within 10 % of both calls in " + std::to_string(drift.model_within_10_of_both) + " cells, of either in " +
+           std::to_string(drift.model_within_10_of_either) + "; the two calls name the same faster cell of " +
+           share(drift.pairs_agreeing, drift.pairs_counted) + " pairs that both tell apart\n" +
+           "  (the emulated device gives a cell the same figure in every call: no profile comes nearer to both calls "
+           "than they are to each other)\n";
+}
+
 }  // namespace pinscope::cli

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/validate/CallDrift.h"
 #include "engine/validate/ValidationReport.h"
 
 namespace pinscope::cli {
@@ -29,5 +30,10 @@ std::string format_host_as_read_report(const std::vector<ValidationCell>& cells,
 // 10 % and 15 % and the pairs, for what is left of the model.
 std::string format_host_as_ran_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
                                       const std::string& real_name);
+
+// How far `real_name`'s figures moved from the call in `earlier_name` (`validate --earlier`) to this
+// one, and how near `model_name`'s came to both.
+std::string format_call_drift_report(const CallDrift& drift, const std::string& real_name,
+                                     const std::string& earlier_name, const std::string& model_name);
 
 }  // namespace pinscope::cli

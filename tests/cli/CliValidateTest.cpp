@@ -43,6 +43,7 @@ TEST(CliValidate, BadFlagsExitTwoNamingTheFlag) {
         {{"--against", "v.csv", "--profile", "h200-pcie5", "--device", "cuda"}, "--device: 'cuda' is not allowed"},
         {{"--against", "v.csv", "--profile", "h200-pcie5", "--repeat", "2"}, "--repeat: '2' is not allowed"},
         {{"--against", "no-such.csv", "--profile", "h200-pcie5"}, "--against: 'no-such.csv' is not allowed; expected the --csv of an earlier validate"},
+        {{"--device", "emulated", "--earlier", "no-such.csv"}, "--earlier: 'no-such.csv' is not allowed; expected the --csv of an earlier validate"},
     };
     for (const auto& [flags, message] : cases) {
         std::vector<std::string> args{"validate"};
@@ -197,6 +198,44 @@ TEST(CliValidate, TheEmulatedDeviceAgainstItselfHasNoErrorAndWritesItsCsv) {
     EXPECT_EQ(found.within_10, 6u);
     EXPECT_EQ(found.repeat, 2u);
     EXPECT_EQ(result.out.find("the host before"), std::string::npos) << "an emulated device has no host to read";
+}
+
+// Two recorded calls of the same pair of cells: cell 1 moved 20 % (no figure is within 10 % of
+// both), cell 2 3 %; both calls ran cell 2 faster.
+TEST(CliValidate, AnEarlierCallOfTheSameCellsSaysHowFarTheDeviceMovedBetweenCalls) {
+    TempDir dir;
+    const auto write_call = [&](const std::string& name, const std::string& first, const std::string& second) {
+        std::ofstream(dir.file(name), std::ios::binary)
+            << "cell,pair_of,changed,batch_size,sample_shape,dtype,batch_bytes,cpu_us_per_sample,num_workers,"
+               "prefetch_factor,pin_memory,pin_mode,non_blocking,gpu_us_per_batch,real_batches_per_s\n"
+               "1,,,16,3x224x224,f32,9633792,0.0,2,2,on,pool,on,2000.0," << first << "\n"
+               "2,1,num_workers,16,3x224x224,f32,9633792,0.0,4,2,on,pool,on,2000.0," << second << "\n";
+        return dir.file(name);
+    };
+    const std::string earlier = write_call("earlier.csv", "300.0", "320.0");
+    const std::string later = write_call("later.csv", "240.0", "330.0");
+    const CliResult result =
+        run_cli({"validate", "--against", later, "--profile", "h100-pcie5", "--seconds", "0.5", "--earlier", earlier});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("recorded against its earlier call (" + earlier +
+                              ") on the same cells: within 10 %: 1 of 2 (50.0 %) cells; within 15 %: 1 of 2 (50.0 %) "
+                              "cells; median move 11.6 %; 1 cell(s) moved so far that no figure is within 10 % of both "
+                              "calls\n  emulated:h100-pcie5 within 10 % of both calls in "),
+              std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("the two calls name the same faster cell of 1 of 1 (100.0 %) pairs that both tell apart"),
+              std::string::npos)
+        << result.out;
+
+    // Other cells than the earlier call's are refused before any runs.
+    const CliResult other = run_cli({"validate", "--device", "emulated", "--cells", "4", "--seed", "3", "--earlier", earlier});
+    EXPECT_EQ(other.exit_code, 2) << other.err;
+    EXPECT_NE(other.err.find("--earlier: '" + earlier +
+                             "' is not allowed; expected the --csv of an earlier validate of these 4 cells (its cell 1 "
+                             "is another; draw them with its --seed and --cells)"),
+              std::string::npos)
+        << other.err;
+    EXPECT_EQ(other.out, "");
 }
 
 // A validation killed part way (out of time on a lent GPU, say) leaves a CSV of the cells it
