@@ -12,10 +12,7 @@ namespace pinscope {
 
 namespace {
 
-constexpr double kWithin10 = 0.10;
-constexpr double kWithin15 = 0.15;
-
-bool within(double figure, double real, double share) { return std::abs(figure - real) <= share * real; }
+bool within(double figure, double real, double line) { return within_share(figure / real - 1, line); }
 
 }  // namespace
 
@@ -24,7 +21,7 @@ std::size_t first_differing_cell(const RecordedValidation& earlier, const std::v
         if (k >= earlier.cells.size()) return k;
         const ValidationCell& then = earlier.cells[k];
         const ValidationCell& now = cells[k];
-        if (!differing_settings(then.config, now.config).empty() || then.config.sample_shape != now.config.sample_shape ||
+        if (!differing_settings(then.config, now.config).empty() ||
             then.pair_of != now.pair_of || (now.pair_of >= 0 && then.changed != now.changed))
             return k;
     }
@@ -47,14 +44,14 @@ CallDrift call_drift(const RecordedValidation& earlier, const std::vector<Valida
         const double now = rates[k].real;
         if (!(then > 0) || !(now > 0)) continue;
         ++drift.cells;
-        drift.within_10 += within(now, then, kWithin10);
-        drift.within_15 += within(now, then, kWithin15);
+        drift.within_10 += within(now, then, 0.10);
+        drift.within_15 += within(now, then, 0.15);
         drifts.push_back(std::abs(now / then - 1));
         // A figure within 10 % of both lies in [0.9 max, 1.1 min].
-        drift.beyond_any_figure += (1 - kWithin10) * std::max(then, now) > (1 + kWithin10) * std::min(then, now);
+        drift.beyond_any_figure += (1 - 0.10) * std::max(then, now) > (1 + 0.10) * std::min(then, now);
         const double model = rates[k].emulated;
-        const bool near_then = within(model, then, kWithin10);
-        const bool near_now = within(model, now, kWithin10);
+        const bool near_then = within(model, then, 0.10);
+        const bool near_now = within(model, now, 0.10);
         drift.model_within_10_of_both += near_then && near_now;
         drift.model_within_10_of_either += near_then || near_now;
     }

@@ -53,11 +53,8 @@ int real_faster_of(const CellRates& first, const CellRates& second) {
     return real_runs_overlap(first, second) ? 0 : faster_of(first.real, second.real);
 }
 
-// Whether a share is within `line` either way, with a hair of slack for rates that sit exactly on
-// the line in decimal but not in binary.
-namespace {
-bool within(double share, double line) { return std::abs(share) <= line + 1e-12; }
-}  // namespace
+// The slack is for rates that sit exactly on the line in decimal but not in binary.
+bool within_share(double share, double line) { return std::abs(share) <= line + 1e-12; }
 
 ValidationSummary summarize_validation(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates) {
     ValidationSummary summary;
@@ -68,16 +65,16 @@ ValidationSummary summarize_validation(const std::vector<ValidationCell>& cells,
         ++summary.cells;
         spreads.push_back(rates[k].real_spread);
         if (rates[k].real_count > 1) summary.repeated = true;
-        if (within(rates[k].real_spread, 0.10)) ++summary.real_within_10;
-        if (within(*error, 0.10)) ++summary.within_10;
-        if (within(*error, 0.15)) ++summary.within_15;
+        if (within_share(rates[k].real_spread, 0.10)) ++summary.real_within_10;
+        if (within_share(*error, 0.10)) ++summary.within_10;
+        if (within_share(*error, 0.15)) ++summary.within_15;
         const std::optional<double> host = host_stage_error(rates[k]);
         if (!host) continue;
         ++summary.host_cells;
-        if (within(*host, 0.10)) ++summary.host_within_10;
-        if (!within(*error, 0.10)) {
+        if (within_share(*host, 0.10)) ++summary.host_within_10;
+        if (!within_share(*error, 0.10)) {
             ++summary.off_cells;
-            if (!within(*host, 0.10) && (*host > 0) == (*error > 0)) ++summary.off_with_host_off_the_same_way;
+            if (!within_share(*host, 0.10) && (*host > 0) == (*error > 0)) ++summary.off_with_host_off_the_same_way;
         }
     }
     if (!spreads.empty()) summary.median_real_spread = median(spreads);

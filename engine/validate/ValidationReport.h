@@ -47,6 +47,10 @@ std::vector<HostReading> host_readings(const std::vector<CellRates>& rates);
 // The median of one cell's runs on the real device, with their spread.
 CellRates real_runs(const std::vector<double>& runs, double emulated);
 
+// Whether |share| is at most `line` (0.10: within 10 %), with room for rounding: what "within"
+// means throughout validate.
+bool within_share(double share, double line);
+
 // (emulated - real) / real; nullopt when the real rate is not above 0.
 std::optional<double> cell_error(const CellRates& rates);
 // How much faster the emulated host worked per batch than the real one during the cell, as
