@@ -296,7 +296,7 @@ void measure_host_rates(CalibrationProbe& probe, const std::vector<int>& thread_
             const BackgroundLoad load(thread_counts[i], kCalibrationBatchBytes);
             Samples& at = samples[i];
             if (thread_counts[i] == 0) {
-                const IdleHostReading alone = read_idle_host(probe);
+                const IdleHostReading alone = read_idle_host(probe, "in round " + std::to_string(round + 1) + " of the host's rates");
                 idle.push_back(alone);
                 at.fill.push_back(alone.fill_gb_per_s);
                 at.first_touch.push_back(alone.first_touch_gb_per_s);
@@ -422,7 +422,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
                                   const CalibrationProgress& progress) {
     CopyTimer& timer = probe.copy_timer();
     const std::vector<std::size_t> sizes = copy_sizes(options.quick);
-    std::vector<IdleHostReading> idle{read_idle_host(probe)};
+    std::vector<IdleHostReading> idle{read_idle_host(probe, "before the copy sweep")};
     BandwidthOptions sweep;
     sweep.samples = options.quick ? 3 : 5;
     const BandwidthResult bandwidth =
@@ -441,7 +441,7 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
     profile.d2h_pageable_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::Pageable);
     profile.d2h_write_combined_gb_per_s = curve_of(bandwidth, CopyDirection::D2H, HostMemoryKind::WriteCombined);
 
-    idle.push_back(read_idle_host(probe));
+    idle.push_back(read_idle_host(probe, "after the copy sweep"));
     Steps steps(progress, 16);
     steps.next("pageable copy: host hold");
     const double hold = probe.pageable_hold_fraction(kHoldBytes);
@@ -490,10 +490,10 @@ HardwareProfile calibrate_profile(CalibrationProbe& probe, const CalibrationOpti
         options.memcpy_bytes > 0 ? memcpy_bytes
                                  : std::max(memcpy_bytes, static_cast<std::size_t>(cores.threads) * (std::size_t{32} << 20));
     profile.under_load.all_threads = measure_all_threads(all_threads_counts(cores.threads), all_threads_bytes, options.quick);
-    idle.push_back(read_idle_host(probe));
+    idle.push_back(read_idle_host(probe, "after the threads streaming together"));
     steps.next("the pipeline's frees and page-locking, in short runs of it");
     if (!options.pipeline_device.empty()) measure_pipeline_costs(options.pipeline_device, options.quick, profile);
-    idle.push_back(read_idle_host(probe));
+    idle.push_back(read_idle_host(probe, "at the end"));
     profile.fill_gb_per_s = median_rate(idle, &IdleHostReading::fill_gb_per_s);
     profile.first_touch_gb_per_s = median_rate(idle, &IdleHostReading::first_touch_gb_per_s);
     profile.memcpy_to_pinned_gb_per_s = median_rate(idle, &IdleHostReading::pin_gb_per_s);

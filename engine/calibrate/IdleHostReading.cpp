@@ -2,6 +2,7 @@
 #include "engine/calibrate/IdleHostReading.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/host/HostMeasurement.h"
 #include "engine/metrics/Median.h"
@@ -10,10 +11,21 @@
 namespace pinscope {
 namespace {
 constexpr int kSamples = 5;
+
+std::string each_reading(const std::vector<IdleHostReading>& readings) {
+    std::string text;
+    for (const IdleHostReading& r : readings) {
+        if (!text.empty()) text += "; ";
+        text += r.moment + " " + format_fixed(r.fill_gb_per_s, 2) + ", " + format_fixed(r.first_touch_gb_per_s, 2) +
+                ", " + format_fixed(r.pin_gb_per_s, 2);
+    }
+    return text;
+}
 }  // namespace
 
-IdleHostReading read_idle_host(CalibrationProbe& probe) {
+IdleHostReading read_idle_host(CalibrationProbe& probe, std::string moment) {
     IdleHostReading reading;
+    reading.moment = std::move(moment);
     reading.fill_gb_per_s = measure_fill_gb_per_s(kCalibrationBatchBytes, kSamples);
     reading.first_touch_gb_per_s = measure_first_touch_gb_per_s(kCalibrationBatchBytes, kSamples);
     reading.pin_gb_per_s = probe.memcpy_to_pinned_gb_per_s(kCalibrationBatchBytes, BatchState::JustCollated);
@@ -40,7 +52,8 @@ std::string idle_readings_text(const std::vector<IdleHostReading>& readings) {
            " readings spread over the calibration: before and after the copy sweep, one in each round of the "
            "host's rates, after the threads streaming together and at the end (filling " +
            range(&IdleHostReading::fill_gb_per_s) + ", collating " + range(&IdleHostReading::first_touch_gb_per_s) +
-           ", pinning " + range(&IdleHostReading::pin_gb_per_s) + "). ";
+           ", pinning " + range(&IdleHostReading::pin_gb_per_s) + "). In the order read (filling, collating, pinning, GB/s): " +
+           each_reading(readings) + ". ";
 }
 
 }  // namespace pinscope

@@ -18,15 +18,17 @@ struct IdleHostReading {
     double fill_gb_per_s = 0;
     double first_touch_gb_per_s = 0;
     double pin_gb_per_s = 0;  // a batch just collated into the probe's page-locked memory
+    std::string moment;       // where in the calibration it was read: "after the copy sweep"
 };
 
 // One reading now, nothing else running (each figure the median of five samples).
-IdleHostReading read_idle_host(CalibrationProbe& probe);
+IdleHostReading read_idle_host(CalibrationProbe& probe, std::string moment);
 
 // The median of the readings' `rate`; 0 for none.
 double median_rate(const std::vector<IdleHostReading>& readings, double IdleHostReading::*rate);
 
-// A sentence for the profile's source: how many readings, and each rate's range over them.
+// Sentences for the profile's source: how many readings, each rate's range over them, and every
+// reading with its moment, so that a rate that dips after one step of the calibration shows.
 std::string idle_readings_text(const std::vector<IdleHostReading>& readings);
 
 }  // namespace pinscope

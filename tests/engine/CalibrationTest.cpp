@@ -253,6 +253,25 @@ TEST(Calibration, IdleRatesAreTheMedianOfReadingsSpreadOverTheCalibration) {
     EXPECT_EQ(profile.under_load.memcpy_to_pinned, (std::vector<double>{7.1 / 11.0, 7.1 / 11.0}));
     for (const char* part : {"the median of 7 readings spread over the calibration", "pinning 10.00 to 20.00 GB/s"})
         EXPECT_NE(profile.source.find(part), std::string::npos) << part << " not in: " << profile.source;
+    // Each reading with its moment, in the order read, so that a dip after one step shows.
+    const std::vector<std::pair<std::string, std::string>> readings{
+        {"before the copy sweep", "20.00"}, {"after the copy sweep", "19.00"},
+        {"in round 1 of the host's rates", "10.00"}, {"in round 2 of the host's rates", "11.00"},
+        {"in round 3 of the host's rates", "12.00"}, {"after the threads streaming together", "18.00"},
+        {"at the end", "17.00"}};
+    const std::string list_start = "In the order read (filling, collating, pinning, GB/s): ";
+    std::size_t at = profile.source.find(list_start);
+    ASSERT_NE(at, std::string::npos) << profile.source;
+    at += list_start.size();
+    for (std::size_t i = 0; i < readings.size(); ++i) {
+        const std::string ends = i + 1 < readings.size() ? "; " : ". ";
+        const std::size_t end = profile.source.find(ends, at);
+        ASSERT_NE(end, std::string::npos) << profile.source;
+        const std::string reading = profile.source.substr(at, end - at);
+        EXPECT_EQ(reading.rfind(readings[i].first + " ", 0), 0u) << reading;
+        EXPECT_EQ(reading.substr(reading.size() - readings[i].second.size()), readings[i].second) << reading;
+        at = end + ends.size();
+    }
 }
 
 TEST(Calibration, MeasuresPageLockingUnderLoadAsCostFactors) {
