@@ -70,17 +70,45 @@ std::optional<HostReading> median_reading(const std::vector<HostReading>& readin
     return middle;
 }
 
+namespace {
+
+// The pool runs' worker rates are the host's, measured in a running pipeline: they move with it as
+// its idle rates do. Left alone, a worker would fill and collate at the profile's rates whatever the
+// host was read at: validate's second and third reports left a worker's load and collate as the
+// profile has them from 2026-11-28, when the pool run's rates came in, to 2026-12-03.
+void scale_workers_filling(HardwareProfile& profile, double factor) {
+    for (SizeCurve* curve : {&profile.pipeline_worker_fill_gb_per_s, &profile.pipeline_alloc_workers_fill_gb_per_s})
+        for (double& rate : curve->values) rate *= factor;
+}
+
+void scale_workers_collating(HardwareProfile& profile, double factor) {
+    for (SizeCurve* curve : {&profile.pipeline_worker_collate_gb_per_s, &profile.pipeline_alloc_workers_collate_gb_per_s})
+        for (double& rate : curve->values) rate *= factor;
+}
+
+// The rate the model runs at where the profile states none: its memcpy.
+double stated(const HardwareProfile& profile, double rate) { return rate > 0 ? rate : profile.memcpy_gb_per_s; }
+
+}  // namespace
+
 HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read) {
-    if (read.fill_gb_per_s > 0) profile.fill_gb_per_s = read.fill_gb_per_s;
-    if (read.first_touch_gb_per_s > 0) profile.first_touch_gb_per_s = read.first_touch_gb_per_s;
+    if (read.fill_gb_per_s > 0) {
+        scale_workers_filling(profile, read.fill_gb_per_s / stated(profile, profile.fill_gb_per_s));
+        profile.fill_gb_per_s = read.fill_gb_per_s;
+    }
+    if (read.first_touch_gb_per_s > 0) {
+        scale_workers_collating(profile, read.first_touch_gb_per_s / stated(profile, profile.first_touch_gb_per_s));
+        profile.first_touch_gb_per_s = read.first_touch_gb_per_s;
+    }
     if (read.pin_gb_per_s > 0) profile.memcpy_to_pinned_gb_per_s = read.pin_gb_per_s;
     return profile;
 }
 
 HardwareProfile with_host_speed(HardwareProfile profile, double speed) {
-    const auto stated = [&](double rate) { return rate > 0 ? rate : profile.memcpy_gb_per_s; };
-    profile.fill_gb_per_s = stated(profile.fill_gb_per_s) * speed;
-    profile.first_touch_gb_per_s = stated(profile.first_touch_gb_per_s) * speed;
+    profile.fill_gb_per_s = stated(profile, profile.fill_gb_per_s) * speed;
+    profile.first_touch_gb_per_s = stated(profile, profile.first_touch_gb_per_s) * speed;
+    scale_workers_filling(profile, speed);
+    scale_workers_collating(profile, speed);
     return profile;
 }
 

@@ -58,11 +58,13 @@ std::optional<HostReading> median_reading(const std::vector<HostReading>& readin
 // the readings before them had the host at 0.80 to 0.96 of the profile; with those two rates as
 // read, cells pinned by pin_mode pool still ran a median 10 % fast, and 5 % with the pin copy slowed
 // as filling had. The free is left as the profile states it: its readings spread too widely to
-// stand for a run (0.5 to 4.3 ms for one 16 MiB batch on one VM).
+// stand for a run (0.5 to 4.3 ms for one 16 MiB batch on one VM). The workers' rates of calibrate's
+// pipeline runs move by the same factors as filling and collating.
 HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read);
 
 // `profile` with a batch's load and collate `speed` times as fast: its filling and collating rates
-// (memcpy_gb_per_s where it states none) times `speed`. What validate runs each cell on again to
+// (memcpy_gb_per_s where it states none) and its workers' rates in calibrate's pipeline runs times
+// `speed`. What validate runs each cell on again to
 // take the host as it ran in that cell out of the error.
 HardwareProfile with_host_speed(HardwareProfile profile, double speed);
 

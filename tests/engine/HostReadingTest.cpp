@@ -3,6 +3,7 @@
 // same figures, read here as calibrate measures them and taken from a profile as it states them.
 #include <gtest/gtest.h>
 
+#include "engine/host/HostWork.h"
 #include "engine/validate/HostReading.h"
 
 namespace pinscope {
@@ -91,6 +92,44 @@ TEST(HostReading, AProfileWithTheHostSpedUpLoadsAndCollatesThatManyTimesAsFast) 
     const HardwareProfile slower = with_host_speed(stated_none, 0.5);
     EXPECT_DOUBLE_EQ(slower.fill_gb_per_s, stated_none.memcpy_gb_per_s * 0.5);
     EXPECT_DOUBLE_EQ(slower.first_touch_gb_per_s, stated_none.memcpy_gb_per_s * 0.5);
+}
+
+// A worker fills and collates at calibrate's pool run's rates: run again with the host as read (or
+// as it ran), a cell with workers must move as one without does, or validate's second and third
+// reports would leave such a cell where it was, whatever the host did.
+double worker_load_and_collate_ns(const HardwareProfile& profile) {
+    const auto worker = make_host_work(HostMode::Modeled, profile, nullptr, {}, nullptr, 2);
+    const WorkTimes load = worker->load_samples(nullptr, 512 << 10, 16, 0.0, 0, 0);
+    const WorkTimes collate = worker->copy(nullptr, nullptr, 8 * kMiB, HostCopy::CollateNewPages, 0, 0.0);
+    return static_cast<double>((load.end - load.start) + (collate.end - collate.start));
+}
+
+HardwareProfile profile_with_pool_run_workers() {
+    HardwareProfile profile = load_profile("h100-pcie5");
+    profile.under_load = {};
+    profile.by_batch_size = {};
+    profile.fill_gb_per_s = 6.0;
+    profile.first_touch_gb_per_s = 1.8;
+    profile.pipeline_worker_fill_gb_per_s = SizeCurve{{2 * kMiB, 32 * kMiB}, {5.0, 5.5}};
+    profile.pipeline_worker_collate_gb_per_s = SizeCurve{{2 * kMiB, 32 * kMiB}, {1.5, 1.6}};
+    return profile;
+}
+
+TEST(HostReading, AWorkersLoadAndCollateGoAsFastAsTheHostWasRead) {
+    const HardwareProfile profile = profile_with_pool_run_workers();
+    const HardwareProfile half = with_host_rates(profile, HostReading{3.0, 0.9, 0, 0});
+    EXPECT_EQ(half.pipeline_worker_fill_gb_per_s.values, (std::vector<double>{2.5, 2.75}));
+    EXPECT_EQ(half.pipeline_worker_collate_gb_per_s.values, (std::vector<double>{0.75, 0.8}));
+    EXPECT_NEAR(worker_load_and_collate_ns(half), 2 * worker_load_and_collate_ns(profile), 64);
+    const HardwareProfile unread = with_host_rates(profile, HostReading{0, 0, 0, 0});
+    EXPECT_EQ(unread.pipeline_worker_fill_gb_per_s.values, profile.pipeline_worker_fill_gb_per_s.values);
+    EXPECT_EQ(unread.pipeline_worker_collate_gb_per_s.values, profile.pipeline_worker_collate_gb_per_s.values);
+}
+
+TEST(HostReading, AWorkersLoadAndCollateGoThatManyTimesAsFastWithTheHostSpedUp) {
+    const HardwareProfile profile = profile_with_pool_run_workers();
+    EXPECT_NEAR(worker_load_and_collate_ns(with_host_speed(profile, 0.5)), 2 * worker_load_and_collate_ns(profile), 64);
+    EXPECT_NEAR(worker_load_and_collate_ns(with_host_speed(profile, 1.25)), worker_load_and_collate_ns(profile) / 1.25, 64);
 }
 
 TEST(HostReading, ReadingThisHostMeasuresEveryFigure) {
