@@ -144,10 +144,14 @@ std::string format_host_as_read_report(const std::vector<ValidationCell>& cells,
 std::string format_host_as_ran_report(const std::vector<ValidationCell>& cells, const std::vector<CellRates>& rates,
                                       const std::string& real_name) {
     const ValidationSummary s = summarize_validation(cells, rates);
+    // Beside the device's own spread from run to run, against which the count is to be read.
+    const std::string spread = s.repeated ? ": " + real_name + "'s own runs of a cell were within 10 % of each other in " +
+                                                share(s.real_within_10, s.cells) + " cells"
+                                          : "";
     return "the same model with each cell's load and collate as they ran on " + real_name +
            " (not a prediction: each cell's own host figures go in):\n  " + within_text(s) + "; the faster cell of " +
            share(s.pairs_agreeing, s.pairs_counted) + " pairs\n" +
-           "  (what is left is the rest of the model, and how far the device's own runs spread)\n";
+           "  (what is left is the rest of the model, and how far the device's own runs spread" + spread + ")\n";
 }
 
 std::string format_call_drift_report(const CallDrift& drift, const std::string& real_name,
