@@ -64,8 +64,8 @@ HardwareProfile with_host_rates(HardwareProfile profile, const HostReading& read
 
 // `profile` with a batch's load and collate `speed` times as fast: its filling and collating rates
 // (memcpy_gb_per_s where it states none) and its workers' rates in calibrate's pipeline runs times
-// `speed`. What validate runs each cell on again to
-// take the host as it ran in that cell out of the error.
+// `speed`. What validate runs each cell on again to take the host as it ran in that cell out of the
+// error.
 HardwareProfile with_host_speed(HardwareProfile profile, double speed);
 
 }  // namespace pinscope
