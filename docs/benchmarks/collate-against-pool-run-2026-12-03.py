@@ -16,6 +16,8 @@ import math
 import re
 import statistics
 
+from validate_report import configurations
+
 
 def at_log_size(sizes, values, size):
     if size <= sizes[0]:
@@ -27,14 +29,6 @@ def at_log_size(sizes, values, size):
             t = (math.log2(size) - math.log2(sizes[i - 1])) / (math.log2(sizes[i]) - math.log2(sizes[i - 1]))
             return values[i - 1] + t * (values[i] - values[i - 1])
 
-
-def configurations(report):
-    found = {}
-    for line in open(report):  # the report's table: cell, the pair it belongs to, configuration
-        match = re.match(r"(\d+)\s+(?:\d+: \w+\s+)?(\d+ x .*?, kernel \d+ us)", line)
-        if match and int(match[1]) not in found:
-            found[int(match[1])] = match[2]
-    return found
 
 
 def size_class(mb):

@@ -11,14 +11,8 @@ import re
 import statistics
 import sys
 
+from validate_report import configurations
 
-def configurations(report):
-    found = {}
-    for line in open(report):  # the report's table: cell, the pair it belongs to, configuration
-        match = re.match(r"(\d+)\s+(?:\d+: \w+\s+)?(\d+ x .*?, kernel \d+ us)", line)
-        if match and int(match[1]) not in found:
-            found[int(match[1])] = match[2]
-    return found
 
 
 def worker_stages(path):
