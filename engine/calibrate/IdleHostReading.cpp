@@ -49,8 +49,7 @@ std::string idle_readings_text(const std::vector<IdleHostReading>& readings) {
     };
     return "The idle rates (filling samples, collating into new pages, pinning a batch just collated) are the "
            "median of " + std::to_string(readings.size()) +
-           " readings spread over the calibration: before and after the copy sweep, one in each round of the "
-           "host's rates, after the threads streaming together and at the end (filling " +
+           " readings spread over the calibration (filling " +
            range(&IdleHostReading::fill_gb_per_s) + ", collating " + range(&IdleHostReading::first_touch_gb_per_s) +
            ", pinning " + range(&IdleHostReading::pin_gb_per_s) + "). In the order read (filling, collating, pinning, GB/s): " +
            each_reading(readings) + ". ";
