@@ -8,6 +8,7 @@
 #include "app/cli/ExitCodes.h"
 #include "app/cli/OutputPaths.h"
 #include "engine/calibrate/Calibration.h"
+#include "engine/calibrate/CalibrationSteps.h"
 #include "engine/config/ConfigError.h"
 #include "engine/device/factory/CalibrationProbeFactory.h"
 #include "engine/export/ExportFormat.h"
@@ -102,13 +103,8 @@ int CalibrateCommand::execute() const {
     // Without --out the file is NAME.json here, its name known once measured: check the folder now.
     if (out_path_.empty()) check_writable("--out", (name_.empty() ? "profile" : name_) + ".json", OutputKind::File);
 
-    std::cerr << "calibrating " << probe->info().name << " (takes a minute or two; --quick is faster)\n";
-    std::string last_step;
-    const HardwareProfile profile = calibrate_profile(*probe, options, [&](const std::string& step, double fraction) {
-        if (step == last_step) return;  // one line per step
-        last_step = step;
-        std::cerr << "[" << format_fixed(100 * fraction, 0) << "%] " << step << '\n';
-    });
+    std::cerr << "calibrating " << probe->info().name << " (" << kCalibrationTakes << "; --quick is faster)\n";
+    const HardwareProfile profile = calibrate_profile(*probe, options, print_calibration_steps(std::cerr));
     const std::string out_path = out_path_.empty() ? profile.name + ".json" : out_path_;
     export_profile(out_path, profile);
     std::cout << summary(profile) << "wrote " << out_path << '\n';

@@ -18,6 +18,7 @@
 #include "app/cli/ValidateTable.h"
 #include "app/cli/ValidationPasses.h"
 #include "engine/calibrate/Calibration.h"
+#include "engine/calibrate/CalibrationSteps.h"
 #include "engine/config/ConfigError.h"
 #include "engine/config/DeviceChoice.h"
 #include "engine/device/HardwareProfile.h"
@@ -58,13 +59,8 @@ HardwareProfile calibrate_here(const std::string& device, const std::string& com
     options.name = "validate-calibrated";
     options.command = command_line;
     options.pipeline_device = device;  // what the pipeline's frees and page-locking calls cost in it
-    std::cerr << "calibrating " << probe->info().name << " first (a minute or two)\n";
-    std::string last_step;
-    return calibrate_profile(*probe, options, [&](const std::string& step, double fraction) {
-        if (step == last_step) return;
-        last_step = step;
-        std::cerr << "[" << format_fixed(100 * fraction, 0) << "%] " << step << '\n';
-    });
+    std::cerr << "calibrating " << probe->info().name << " first (" << kCalibrationTakes << ")\n";
+    return calibrate_profile(*probe, options, print_calibration_steps(std::cerr));
 }
 
 }  // namespace
