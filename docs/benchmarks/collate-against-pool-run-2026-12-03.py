@@ -9,14 +9,11 @@ and more by worker count and by VM. No model is involved: both figures were meas
 Usage: collate-against-pool-run-2026-12-03.py (run in docs/benchmarks)
 """
 import collections
-import csv
-import glob
-import json
 import math
 import re
 import statistics
 
-from validate_report import configurations
+from validate_report import calibrated_runs, configurations, real_stage_us
 
 
 def at_log_size(sizes, values, size):
@@ -36,17 +33,11 @@ def size_class(mb):
 
 
 by_mode, by_workers, by_vm = (collections.defaultdict(list) for _ in range(3))
-for stages_csv in sorted(glob.glob("validate-h200-*-stages.csv")):
-    base = stages_csv[: -len("-stages.csv")]
-    name = re.match(r"validate-h200-\d{4}-\d\d-\d\d-(?:shipped-)?seed\d+(?:-again)?-([a-z]+)$", base)
-    profiles = glob.glob(f"validate-h200-calibrated-*-{name[1]}.json") if name else []
-    if not profiles:
-        continue
-    pool_run = json.load(open(profiles[0]))["host"].get("pipeline_worker_collate_gb_per_s")
+for base, vm, host in calibrated_runs():
+    pool_run = host.get("pipeline_worker_collate_gb_per_s")
     if not pool_run:
         continue
-    collate_us = {int(row["cell"]): float(row["us_per_batch"]) for row in csv.DictReader(open(stages_csv))
-                  if (row["device"], row["stage"], row["lane"]) == ("real", "collate", "worker")}
+    collate_us = real_stage_us(base, "collate", "worker")
     for cell, configuration in configurations(base + ".txt").items():
         match = re.search(r"\(([\d.]+) MB\), cpu \d+ us, w(\d+).*?, (pageable|pinned \w+),", configuration)
         if not match or cell not in collate_us or int(match[2]) == 0:
@@ -56,7 +47,7 @@ for stages_csv in sorted(glob.glob("validate-h200-*-stages.csv")):
         by_mode[(mode, size_class(mb))].append(ratio)
         if mb >= 128:
             by_workers[(mode, workers)].append(ratio)
-            by_vm[(name[1], mode)].append(ratio)
+            by_vm[(vm, mode)].append(ratio)
 
 
 def line(label, ratios):

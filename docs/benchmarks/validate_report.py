@@ -1,4 +1,7 @@
-"""Reading validate's text reports, for the analysis scripts in this folder."""
+"""Reading validate's text reports and files, for the analysis scripts in this folder."""
+import csv
+import glob
+import json
 import re
 
 
@@ -10,3 +13,21 @@ def configurations(report):
         if match and int(match[1]) not in found:
             found[int(match[1])] = match[2]
     return found
+
+
+def calibrated_runs():
+    """Each H200 run of validate in this folder with a stages CSV whose VM has a calibrated profile:
+    (the run's path without its extension, the VM's letters, the profile's host figures)."""
+    for stages_csv in sorted(glob.glob("validate-h200-*-stages.csv")):
+        base = stages_csv[: -len("-stages.csv")]
+        name = re.match(r"validate-h200-\d{4}-\d\d-\d\d-(?:shipped-)?seed\d+(?:-again)?-([a-z]+)$", base)
+        profiles = glob.glob(f"validate-h200-calibrated-*-{name[1]}.json") if name else []
+        if profiles:
+            yield base, name[1], json.load(open(profiles[0]))["host"]
+
+
+def real_stage_us(base, stage, lane):
+    """Each cell's time per batch in one stage on one kind of lane on the GPU, by cell number, from the
+    run's stages CSV."""
+    return {int(row["cell"]): float(row["us_per_batch"]) for row in csv.DictReader(open(base + "-stages.csv"))
+            if (row["device"], row["stage"], row["lane"]) == ("real", stage, lane)}
