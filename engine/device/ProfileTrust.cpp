@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/device/ProfileTrust.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/text/TextFormat.h"
@@ -19,6 +20,24 @@ std::string pairs_text(std::size_t agreeing, std::size_t counted) {
                        : "";
 }
 
+// How far the checks differ from one another (machines of one kind, and one machine from hour to
+// hour): the least and the most of a run's cells within 15 %, and how many runs reached 75 %.
+std::string by_run_text(const std::vector<const ProfileValidation*>& checks) {
+    double least = 1, most = 0;
+    std::size_t runs = 0, three_quarters = 0;
+    for (const ProfileValidation* v : checks) {
+        if (v->cells == 0) continue;
+        const double share = static_cast<double>(v->within_15) / static_cast<double>(v->cells);
+        least = std::min(least, share);
+        most = std::max(most, share);
+        ++runs;
+        if (share >= 0.75) ++three_quarters;
+    }
+    if (runs < 2) return "";
+    return "; run by run " + format_fixed(100 * least, 1) + " to " + format_fixed(100 * most, 1) +
+           " % within 15 %, 75 % or more in " + std::to_string(three_quarters) + " of " + std::to_string(runs);
+}
+
 // Checks against GPU figures recorded earlier (validate --against), together.
 std::string recorded_text(const std::vector<const ProfileValidation*>& checks) {
     std::size_t cells = 0, within_10 = 0, within_15 = 0, agreeing = 0, counted = 0;
@@ -34,7 +53,7 @@ std::string recorded_text(const std::vector<const ProfileValidation*>& checks) {
            std::to_string(checks.size()) + " earlier validate runs") + " (`validate --against`, " +
            (one ? checks.front()->when : "latest " + checks.back()->when) + ", the profile as it is here): " +
            std::to_string(within_15) + " of " + std::to_string(cells) + " cells within 15 %, " + std::to_string(within_10) +
-           " within 10 %" + pairs_text(agreeing, counted) + ".";
+           " within 10 %" + pairs_text(agreeing, counted) + by_run_text(checks) + ".";
 }
 
 std::string validation_text(const ProfileValidation& v) {

@@ -70,7 +70,7 @@ TEST(ProfileTrust, ChecksAgainstRecordedFiguresAreSaidTogether) {
     EXPECT_EQ(trust_summary(profile),
               "Checked against the GPU figures of 2 earlier validate runs (`validate --against`, latest 2026-11-27 "
               "04:10 UTC, the profile as it is here): 51 of 70 cells within 15 %, 43 within 10 %; the faster of two "
-              "settings named in 18 of 22 pairs.");
+              "settings named in 18 of 22 pairs; run by run 67.5 to 80.0 % within 15 %, 75 % or more in 1 of 2.");
     EXPECT_EQ(profile_from_json(to_json(profile)).trust, profile.trust);
     EXPECT_TRUE(to_json(profile)["trust"]["validated"][1]["recorded"].get<bool>());
     EXPECT_FALSE(to_json(profile)["trust"]["validated"][0].contains("recorded"));
@@ -99,7 +99,24 @@ TEST(ProfileTrust, AValidationOnAGpuAndTheChecksAgainstRecordedFiguresAreBothSai
               "each run 2 times on the GPU, the profile as it is here): 26 of 40 cells within 15 %, 17 within 10 %; the "
               "faster of two settings named in 10 of 14 pairs. Checked against the GPU figures of 2 earlier validate "
               "runs (`validate --against`, latest 2026-11-25 20:48 UTC, the profile as it is here): 51 of 70 cells "
-              "within 15 %, 43 within 10 %; the faster of two settings named in 18 of 22 pairs.");
+              "within 15 %, 43 within 10 %; the faster of two settings named in 18 of 22 pairs; run by run 67.5 to "
+              "80.0 % within 15 %, 75 % or more in 1 of 2.");
+}
+
+// Machines of one kind differ, and one machine from hour to hour: the checks together say how far
+// their runs were apart, so that a good total cannot hide a machine the profile missed.
+TEST(ProfileTrust, ChecksTogetherSayTheLeastAndTheMostOfARunWithin15Percent) {
+    HardwareProfile profile = load_profile(kDefaultProfile);
+    profile.trust = {};
+    profile.trust.validations = {recorded_check("a.csv", 40, 38, 30), recorded_check("b.csv", 40, 5, 3),
+                                 recorded_check("c.csv", 20, 15, 10), recorded_check("d.csv", 40, 29, 20)};
+    const std::string summary = trust_summary(profile);
+    EXPECT_NE(summary.find("87 of 140 cells within 15 %"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("; run by run 12.5 to 95.0 % within 15 %, 75 % or more in 2 of 4."), std::string::npos)
+        << summary;
+
+    profile.trust.validations = {recorded_check("a.csv", 40, 38, 30)};
+    EXPECT_EQ(trust_summary(profile).find("run by run"), std::string::npos) << "one run has no range";
 }
 
 TEST(ProfileTrust, AValidationSaysHowFastTheHostRanMeanwhileAgainstTheProfile) {
