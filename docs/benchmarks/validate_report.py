@@ -1,4 +1,5 @@
 """Reading validate's text reports and files, for the analysis scripts in this folder."""
+import collections
 import csv
 import glob
 import json
@@ -26,8 +27,16 @@ def calibrated_runs():
             yield base, name[1], json.load(open(profiles[0]))["host"]
 
 
+def stages_by_cell(path):
+    """A stages CSV (validate --stages-csv) as {cell: {(device, stage, lane): us per batch}}."""
+    by_cell = collections.defaultdict(dict)
+    for row in csv.DictReader(open(path)):
+        by_cell[int(row["cell"])][(row["device"], row["stage"], row["lane"])] = float(row["us_per_batch"])
+    return by_cell
+
+
 def real_stage_us(base, stage, lane):
     """Each cell's time per batch in one stage on one kind of lane on the GPU, by cell number, from the
     run's stages CSV."""
-    return {int(row["cell"]): float(row["us_per_batch"]) for row in csv.DictReader(open(base + "-stages.csv"))
-            if (row["device"], row["stage"], row["lane"]) == ("real", stage, lane)}
+    return {cell: stages[("real", stage, lane)] for cell, stages in stages_by_cell(base + "-stages.csv").items()
+            if ("real", stage, lane) in stages}

@@ -6,26 +6,18 @@ Usage: worker-stages-2026-12-03.py TAG:REPORT.txt:STAGES.csv ...   (validate's t
 batch size, cells with workers only.
 """
 import collections
-import csv
 import re
 import statistics
 import sys
 
-from validate_report import configurations
+from validate_report import configurations, stages_by_cell
 
-
-
-def worker_stages(path):
-    by_cell = collections.defaultdict(dict)
-    for row in csv.DictReader(open(path)):
-        by_cell[int(row["cell"])][(row["device"], row["stage"], row["lane"])] = float(row["us_per_batch"])
-    return by_cell
 
 
 groups = collections.defaultdict(list)
 for argument in sys.argv[1:]:
     tag, report, stages_csv = argument.split(":")
-    stages = worker_stages(stages_csv)
+    stages = stages_by_cell(stages_csv)
     for cell, configuration in configurations(report).items():
         match = re.search(r"\(([\d.]+) MB\), cpu \d+ us, w(\d+).*?, (pageable|pinned \w+),", configuration)
         for stage in ("load", "collate"):
