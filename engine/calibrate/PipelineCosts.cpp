@@ -175,6 +175,11 @@ SizeCurve measure_pipeline_costs_us(const SizeRunner& run_at, PipelineCost cost,
                 rates->sizes_bytes.push_back(static_cast<double>(bytes));
                 rates->values.push_back(*rate);
             }
+        if (const std::optional<double> free_us =
+                median_cost_us(measured->spans, PipelineCost::FreeWorkersBatch, measured->settled, {})) {
+            workers->batch_free_us.sizes_bytes.push_back(static_cast<double>(bytes));
+            workers->batch_free_us.values.push_back(*free_us);
+        }
     }
     return curve;
 }
@@ -202,6 +207,7 @@ void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfi
     profile.pipeline_worker_collate_gb_per_s = std::move(pool_workers.collate_gb_per_s);
     profile.pipeline_alloc_workers_fill_gb_per_s = std::move(alloc_workers.fill_gb_per_s);
     profile.pipeline_alloc_workers_collate_gb_per_s = std::move(alloc_workers.collate_gb_per_s);
+    profile.pipeline_alloc_workers_free_us = std::move(alloc_workers.batch_free_us);
 }
 
 std::string pipeline_costs_text(const HardwareProfile& profile, const std::string& device, bool quick) {
@@ -221,6 +227,7 @@ std::string pipeline_costs_text(const HardwareProfile& profile, const std::strin
                                                        : ")"));
     add(profile.pipeline_alloc_workers_fill_gb_per_s, "in those runs, the workers' filling samples");
     add(profile.pipeline_alloc_workers_collate_gb_per_s, "and their collating them into a batch");
+    add(profile.pipeline_alloc_workers_free_us, "and the pin thread's frees of their batches");
     if (measured.empty()) return "";
     std::string text = "In short runs of the pipeline on " + device + " with the real host, " +
                        format_fixed(quick ? kQuickSeconds : kSeconds, 1) +

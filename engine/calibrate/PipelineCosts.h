@@ -43,10 +43,12 @@ enum class PipelineCost {
 // runs twice and four times as long).
 // With `workers`, a run with workers also gives, at each size, its workers' median rates of filling
 // samples and of collating them into a batch (their load and collate spans after the first third;
-// the runs do no CPU work).
+// the runs do no CPU work), and the pin thread's median free of a worker's batch after copying it
+// (in us; in the pool run, FreeWorkersBatch, that is the cost itself).
 struct WorkerRates {
     SizeCurve fill_gb_per_s;
     SizeCurve collate_gb_per_s;
+    SizeCurve batch_free_us;
 };
 SizeCurve measure_pipeline_costs_us(const std::string& device, PipelineCost cost, const std::vector<std::size_t>& sizes,
                                     double seconds, const DriverLock& driver_lock = {}, WorkerRates* workers = nullptr);
@@ -77,8 +79,8 @@ std::optional<double> median_cost_us(const std::vector<Span>& spans, PipelineCos
 // into the profile's pipeline_free_us, pipeline_host_register_us, pipeline_host_alloc_us and
 // pipeline_host_alloc_workers_us (using its driver_lock, which calibrate measured before), and the
 // pool run's and the alloc run's workers' filling and collating into pipeline_worker_fill_gb_per_s,
-// pipeline_worker_collate_gb_per_s, pipeline_alloc_workers_fill_gb_per_s and
-// pipeline_alloc_workers_collate_gb_per_s.
+// pipeline_worker_collate_gb_per_s, pipeline_alloc_workers_fill_gb_per_s,
+// pipeline_alloc_workers_collate_gb_per_s and (the alloc run's pin thread) pipeline_alloc_workers_free_us.
 void measure_pipeline_costs(const std::string& device, bool quick, HardwareProfile& profile);
 
 // What that step measured, as a sentence or two of the profile's source; empty where it did not run.

@@ -143,6 +143,7 @@ HardwareProfile combine_profiles(const std::vector<NamedProfile>& profiles, cons
         c.optional_curve(&P::pipeline_worker_collate_gb_per_s);
     out.pipeline_alloc_workers_fill_gb_per_s = c.optional_curve(&P::pipeline_alloc_workers_fill_gb_per_s);
     out.pipeline_alloc_workers_collate_gb_per_s = c.optional_curve(&P::pipeline_alloc_workers_collate_gb_per_s);
+    out.pipeline_alloc_workers_free_us = c.optional_curve(&P::pipeline_alloc_workers_free_us);
 
     const auto load = [&](std::vector<double> HostLoadCurve::*member, const char* field) {
         return c.values([member](const P& p) -> const std::vector<double>& { return p.under_load.*member; },

@@ -464,6 +464,8 @@ HardwareProfile profile_from_json(const json& json_profile) {
     if (host.has("pipeline_alloc_workers_collate_gb_per_s"))
         profile.pipeline_alloc_workers_collate_gb_per_s =
             host.own_curve("pipeline_alloc_workers_collate_gb_per_s", kBandwidth);
+    if (host.has("pipeline_alloc_workers_free_us"))
+        profile.pipeline_alloc_workers_free_us = host.own_curve("pipeline_alloc_workers_free_us", kCost);
     if (host.has("under_load")) {
         const Reader load = host.object("under_load");
         HostLoadCurve& curve = profile.under_load;
@@ -588,6 +590,8 @@ json to_json(const HardwareProfile& profile) {
     if (!profile.pipeline_alloc_workers_collate_gb_per_s.empty())
         written["host"]["pipeline_alloc_workers_collate_gb_per_s"] =
             own_curve_json(profile.pipeline_alloc_workers_collate_gb_per_s);
+    if (!profile.pipeline_alloc_workers_free_us.empty())
+        written["host"]["pipeline_alloc_workers_free_us"] = own_curve_json(profile.pipeline_alloc_workers_free_us);
     if (!profile.under_load.empty()) {
         const HostLoadCurve& curve = profile.under_load;
         written["host"]["under_load"] = json{{"others", curve.others},

@@ -316,6 +316,14 @@ struct HardwareProfile {
     // calibrated before 2026-11-28 evening: absent).
     SizeCurve pipeline_alloc_workers_fill_gb_per_s;
     SizeCurve pipeline_alloc_workers_collate_gb_per_s;
+    // The pin thread's frees of the workers' batches in the same runs, in us by batch size:
+    // recorded, not modelled (the model frees a worker's batch at pipeline_free_us in every pin
+    // mode). In validate's alloc cells on four H200 VMs, replayed at the model of 2026-12-04, the
+    // model's free came to a median 0.92 of the GPU's with one or two workers and 0.71 to 0.78 with
+    // three to eight (docs/benchmarks.md, twenty-ninth round): this says whether the alloc run frees
+    // slower than the pool run before the model takes it. Optional in the JSON
+    // ("host.pipeline_alloc_workers_free_us"; calibrated before 2026-12-04 evening: absent).
+    SizeCurve pipeline_alloc_workers_free_us;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
     // The share of a cudaHostRegister's length, from its start, for which another thread's munmap

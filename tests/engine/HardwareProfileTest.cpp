@@ -319,7 +319,8 @@ TEST(HardwareProfile, ThePipelinesFreeAndPageLockingCostsRoundTripAndAreOptional
         {"pipeline_worker_fill_gb_per_s", &HardwareProfile::pipeline_worker_fill_gb_per_s},
         {"pipeline_worker_collate_gb_per_s", &HardwareProfile::pipeline_worker_collate_gb_per_s},
         {"pipeline_alloc_workers_fill_gb_per_s", &HardwareProfile::pipeline_alloc_workers_fill_gb_per_s},
-        {"pipeline_alloc_workers_collate_gb_per_s", &HardwareProfile::pipeline_alloc_workers_collate_gb_per_s}};
+        {"pipeline_alloc_workers_collate_gb_per_s", &HardwareProfile::pipeline_alloc_workers_collate_gb_per_s},
+        {"pipeline_alloc_workers_free_us", &HardwareProfile::pipeline_alloc_workers_free_us}};
     for (const auto& [key, member] : costs) {
         json original = builtin_json(kDefaultProfile);
         EXPECT_TRUE((profile_from_json(original).*member).empty()) << key;

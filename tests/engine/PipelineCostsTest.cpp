@@ -113,6 +113,26 @@ TEST(PipelineCosts, AllocWithWorkersLeavesOutItsWaitsBehindTheConsumersFrees) {
     EXPECT_FALSE(median_cost_us(spans, PipelineCost::HostAllocWithWorkers, 400'000, serialised).has_value());
 }
 
+// The alloc run's pin thread frees each worker's batch after copying it into the new block: beside
+// the cost, the run gives the median of those frees after it settled, as they are.
+TEST(PipelineCosts, TheAllocRunAlsoGivesThePinThreadsFreesOfTheWorkersBatches) {
+    const SizeRunner run = [](std::size_t, double) {
+        SizeRun measured;
+        measured.settled = 100'000;
+        measured.spans = {call(Stage::Alloc, LaneKind::PinThread, 100'000, 110'000),
+                          call(Stage::Free, LaneKind::PinThread, 50'000, 90'000),    // before it settled: left out
+                          call(Stage::Free, LaneKind::PinThread, 120'000, 123'000),  // 3 us
+                          call(Stage::Free, LaneKind::PinThread, 220'000, 227'000),  // 7
+                          call(Stage::Free, LaneKind::PinThread, 320'000, 325'000),  // 5
+                          call(Stage::Free, LaneKind::Consumer, 121'000, 150'000)};  // a cudaFreeHost: not the pin thread's
+        return std::optional<SizeRun>{measured};
+    };
+    WorkerRates workers;
+    measure_pipeline_costs_us(run, PipelineCost::HostAllocWithWorkers, {kMiB, 4 * kMiB}, 0.5, {}, &workers);
+    EXPECT_EQ(workers.batch_free_us.sizes_bytes, (std::vector<double>{kMiB, 4 * kMiB}));
+    EXPECT_EQ(workers.batch_free_us.values, (std::vector<double>{5.0, 5.0}));
+}
+
 // A batch whose run would lock more than a quarter of this machine's memory is left out, the
 // sizes below it measured all the same (16 GiB batches would lock 112 GiB).
 TEST(PipelineCosts, ASizeBeyondThePinnedBudgetIsLeftOut) {
@@ -137,6 +157,10 @@ TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
     EXPECT_EQ(profile.pipeline_worker_collate_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
     EXPECT_EQ(profile.pipeline_alloc_workers_fill_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
     EXPECT_EQ(profile.pipeline_alloc_workers_collate_gb_per_s.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
+    // The alloc run's pin thread frees each worker's batch after copying it: recorded beside the alloc.
+    EXPECT_EQ(profile.pipeline_alloc_workers_free_us.sizes_bytes, (std::vector<double>{2 * kMiB, 32 * kMiB}));
+    ASSERT_EQ(profile.pipeline_alloc_workers_free_us.values.size(), 2u);
+    EXPECT_GT(profile.pipeline_alloc_workers_free_us.values[0], 0.0);
     const std::string text = pipeline_costs_text(profile, "emulated", true);
     EXPECT_NE(text.find("in the same runs, the workers' filling samples, at 2 MiB and 32 MiB; and their collating them "
                         "into a batch, at 2 MiB and 32 MiB"),
@@ -150,7 +174,8 @@ TEST(PipelineCosts, CalibratesStepFillsEachCurveAndSaysWhatRan) {
     EXPECT_NE(text.find("cudaHostAlloc (pin_mode alloc, no workers), at 2 MiB and 32 MiB"), std::string::npos) << text;
     EXPECT_NE(text.find("the same with 4 workers (on the pin thread"), std::string::npos) << text;
     EXPECT_NE(text.find("in those runs, the workers' filling samples, at 2 MiB and 32 MiB; and their collating them "
-                        "into a batch, at 2 MiB and 32 MiB"),
+                        "into a batch, at 2 MiB and 32 MiB; and the pin thread's frees of their batches, at 2 MiB and "
+                        "32 MiB"),
               std::string::npos)
         << text;
     profile.pipeline_host_alloc_us = {};  // a machine whose pinned budget left every size out

@@ -99,7 +99,8 @@ TEST(ProfileCombination, ThePipelinesCostsAreTheMediansOfTheProfilesThatMeasured
                                                &HardwareProfile::pipeline_worker_fill_gb_per_s,
                                                &HardwareProfile::pipeline_worker_collate_gb_per_s,
                                                &HardwareProfile::pipeline_alloc_workers_fill_gb_per_s,
-                                               &HardwareProfile::pipeline_alloc_workers_collate_gb_per_s}) {
+                                               &HardwareProfile::pipeline_alloc_workers_collate_gb_per_s,
+                                               &HardwareProfile::pipeline_alloc_workers_free_us}) {
         std::vector<NamedProfile> three{{"a.json", machine(1.0, 1.0)}, {"b.json", machine(1.0, 1.0)},
                                         {"c.json", machine(1.0, 1.0)}};
         three[0].profile.*member = SizeCurve{{2 << 20, 128 << 20}, {100, 8000}};

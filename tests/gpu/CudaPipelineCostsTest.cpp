@@ -30,7 +30,7 @@ TEST_F(CudaPipelineCosts, TimesEachCostAtEachSize) {
     }
 }
 
-TEST_F(CudaPipelineCosts, TheRunsWithWorkersGiveTheirWorkersFillingAndCollating) {
+TEST_F(CudaPipelineCosts, TheRunsWithWorkersGiveTheirWorkersFillingAndCollatingAndThePinThreadsFrees) {
     device.reset();
     for (const auto& [cost, run] : {std::pair{PipelineCost::FreeWorkersBatch, "pool run"},
                                     std::pair{PipelineCost::HostAllocWithWorkers, "alloc run"}}) {
@@ -46,6 +46,10 @@ TEST_F(CudaPipelineCosts, TheRunsWithWorkersGiveTheirWorkersFillingAndCollating)
                 EXPECT_LT(gb_per_s, 500.0) << run << ", " << name;
             }
         }
+        ASSERT_EQ(workers.batch_free_us.values.size(), 2u) << run << ", the pin thread's frees";
+        std::cout << run << ", the pin thread's frees: 2 MiB " << workers.batch_free_us.values[0] << " us, 8 MiB "
+                  << workers.batch_free_us.values[1] << " us\n";
+        EXPECT_GT(workers.batch_free_us.values[0], 0.0) << run;
     }
 }
 
