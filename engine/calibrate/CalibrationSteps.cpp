@@ -8,10 +8,13 @@
 #include "engine/text/TextFormat.h"
 
 namespace pinscope {
+namespace {
 
 std::string calibration_step_line(const std::string& step, double fraction, double seconds_in) {
     return "[" + format_fixed(100 * fraction, 0) + "%] " + step + " (" + format_fixed(seconds_in, 0) + " s in)";
 }
+
+}  // namespace
 
 CalibrationProgress print_calibration_steps(std::ostream& out, std::function<double()> seconds_since_start) {
     if (!seconds_since_start) {

@@ -15,10 +15,8 @@ namespace pinscope {
 // H200 VMs (2026-11-28 to 2026-12-04, docs/benchmarks.md), the pipeline's short runs included.
 inline constexpr const char* kCalibrationTakes = "about five to six minutes on a 16-core GPU server";
 
-// "[95%] host rates alone and under load (212 s in)".
-std::string calibration_step_line(const std::string& step, double fraction, double seconds_in);
-
-// A progress callback for calibrate_profile that writes a line to `out` when the step changes;
+// A progress callback for calibrate_profile that writes a line to `out` when the step changes,
+// "[95%] host rates alone and under load (212 s in)";
 // `seconds_since_start` is the clock (the steady clock from the callback's making, by default).
 CalibrationProgress print_calibration_steps(std::ostream& out, std::function<double()> seconds_since_start = {});
 
