@@ -320,9 +320,10 @@ struct HardwareProfile {
     // recorded, not modelled (the model frees a worker's batch at pipeline_free_us in every pin
     // mode). In validate's alloc cells on four H200 VMs, replayed at the model of 2026-12-04, the
     // model's free came to a median 0.92 of the GPU's with one or two workers and 0.71 to 0.78 with
-    // three to eight (docs/benchmarks.md, twenty-ninth round): this says whether the alloc run frees
-    // slower than the pool run before the model takes it. Optional in the JSON
-    // ("host.pipeline_alloc_workers_free_us"; calibrated before 2026-12-04 evening: absent).
+    // three to eight (docs/benchmarks.md, twenty-ninth round); the alloc run did not free slower than
+    // the pool run on the first VM to record it (thirtieth round), so the model does not take it.
+    // Optional in the JSON ("host.pipeline_alloc_workers_free_us"; calibrated before 2026-12-04
+    // evening: absent).
     SizeCurve pipeline_alloc_workers_free_us;
     PageLockingWaits waits_for_device;
     DriverLock driver_lock;
