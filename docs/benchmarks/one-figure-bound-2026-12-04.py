@@ -10,8 +10,9 @@ same call may follow the host between calls, and is not bound by it.)
 Pairs: which pairs each call counts (validate's rule: the GPU's runs of the two cells do not overlap and
 their medians differ by 3 % or more), and whether the calls name the same faster cell where both count it.
 """
-import csv
 import sys
+
+from validate_report import cells_by_number
 
 TIE_SHARE = 0.03  # validate's kTieShare
 
@@ -29,7 +30,7 @@ def faster(first, second):
 
 
 for argument in sys.argv[1:]:
-    first, second = ({int(row["cell"]): row for row in csv.DictReader(open(path))} for path in argument.split(":"))
+    first, second = (cells_by_number(path) for path in argument.split(":"))
     cells = [cell for cell in first if cell in second]
     rate = lambda call, cell: float(call[cell]["real_batches_per_s"])
     agree = sum(abs(rate(second, c) / rate(first, c) - 1) <= 0.1 for c in cells)

@@ -8,10 +8,11 @@ with validate --against gives the same figures), so each profile's figures are s
 call's GPU figures. Prints the profiles' main figures side by side and, per cell, how far the GPU's
 two calls and the two profiles' emulations moved.
 """
-import csv
 import json
 import statistics
 import sys
+
+from validate_report import cells_by_number
 
 
 def at(curve, size):
@@ -45,7 +46,7 @@ def percent(a, b):
 
 
 profiles = [json.load(open(path)) for path in sys.argv[1:3]]
-calls = [{int(row["cell"]): row for row in csv.DictReader(open(path))} for path in sys.argv[3:5]]
+calls = [cells_by_number(path) for path in sys.argv[3:5]]
 
 print(f"{'figure':40} {'first':>10} {'second':>10}   second against first")
 for name, read in FIGURES:

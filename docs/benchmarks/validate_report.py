@@ -27,6 +27,11 @@ def calibrated_runs():
             yield base, name[1], json.load(open(profiles[0]))["host"]
 
 
+def cells_by_number(path):
+    """A validate --csv as {cell number: its row}."""
+    return {int(row["cell"]): row for row in csv.DictReader(open(path))}
+
+
 def stages_by_cell(path):
     """A stages CSV (validate --stages-csv) as {cell: {(device, stage, lane): us per batch}}."""
     by_cell = collections.defaultdict(dict)
