@@ -11,7 +11,7 @@
 
 namespace pinscope {
 
-// How long a whole calibration takes where it was timed: 268 to 356 s on the 16-core H100 and
+// How long a whole calibration takes where it was timed: 268 to 369 s on the 16-core H100 and
 // H200 VMs (2026-11-28 to 2026-12-04, docs/benchmarks.md), the pipeline's short runs included.
 inline constexpr const char* kCalibrationTakes = "about five to six minutes on a 16-core GPU server";
 
